@@ -1,0 +1,12 @@
+// Sub-command registration of the dmlbench command line.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace dmlbench::app {
+
+void add_theory_commands(CLI::App& app);
+// Sub-commands forwarded to the LibTorch module; its exit status lands in exit_code.
+void add_torch_commands(CLI::App& app, int& exit_code);
+
+}  // namespace dmlbench::app

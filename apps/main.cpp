@@ -1,0 +1,23 @@
+// dmlbench: theory checks, simulations and training runs for deep metric learning (see README.md).
+#include "commands.hpp"
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  CLI::App app{"dmlbench: a theory-verification and numerical test bench for deep metric learning"};
+  app.set_version_flag("--version", std::string("dmlbench ") + DMLBENCH_VERSION + " (" + DMLBENCH_GIT_REV + ")");
+  app.require_subcommand(1);
+  dmlbench::app::add_theory_commands(app);
+  int torch_exit = 0;
+  dmlbench::app::add_torch_commands(app, torch_exit);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "dmlbench: error: " << e.what() << "\n";
+    return 2;
+  }
+  return torch_exit;
+}

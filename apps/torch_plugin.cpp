@@ -1,0 +1,50 @@
+// The LibTorch sub-commands live in a module loaded on demand (see experiments/CMakeLists.txt).
+#include "commands.hpp"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dmlbench::app {
+
+namespace {
+
+int run_torch_command(const std::vector<std::string>& args) {
+#ifdef DMLBENCH_TORCH_PLUGIN
+  const char* env = std::getenv("DMLBENCH_TORCH_PLUGIN");
+  const std::string path = env ? env : DMLBENCH_TORCH_PLUGIN;
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) throw std::runtime_error(std::string("cannot load the LibTorch commands: ") + dlerror());
+  using Entry = int (*)(int, char**);
+  auto entry = reinterpret_cast<Entry>(dlsym(h, "dmlbench_torch_command"));
+  if (!entry) throw std::runtime_error(path + " has no dmlbench_torch_command");
+  std::vector<std::string> owned = args;
+  std::vector<char*> argv;
+  for (auto& a : owned) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  return entry(int(owned.size()), argv.data());
+#else
+  (void)args;
+  throw std::runtime_error("this dmlbench was built without LibTorch (DMLBENCH_WITH_TORCH=OFF)");
+#endif
+}
+
+}  // namespace
+
+void add_torch_commands(CLI::App& app, int& exit_code) {
+  for (const char* name : {"info"}) {
+    auto* sub = app.add_subcommand(name, "versions of the libraries and the device --device auto selects (LibTorch)");
+    sub->allow_extras();
+    sub->set_help_flag();  // --help is forwarded to the module
+    sub->callback([sub, name, &exit_code] {
+      std::vector<std::string> args = {"dmlbench", name};
+      for (const auto& r : sub->remaining()) args.push_back(r);
+      exit_code = run_torch_command(args);
+    });
+  }
+}
+
+}  // namespace dmlbench::app

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs (idempotently) every Debian 12 package dmlbench builds, tests and reports with.
+# Run as root on a fresh machine; on a machine that already has them it only checks.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake git pkg-config
+  libeigen3-dev libboost-dev            # theory/: Eigen 3.4, Boost.Math (autodiff, quadrature)
+  libceres-dev                          # sims/: Ceres Solver 2.1
+  libtorch-dev                          # experiments/: LibTorch 1.13 (CPU build)
+  catch2 libcli11-dev nlohmann-json3-dev
+  python3 python3-numpy                 # benchmark reference (numpy); run with /usr/bin/python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "[setup] all ${#PACKAGES[@]} Debian packages already installed"
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "[setup] missing packages: ${missing[*]}" >&2
+  echo "[setup] run as root (or install them yourself) and try again" >&2
+  exit 1
+fi
+
+echo "[setup] installing ${#missing[@]} missing Debian packages: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}"
+echo "[setup] done"
