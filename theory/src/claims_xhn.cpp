@@ -195,10 +195,8 @@ std::vector<ClaimResult> check_norm_updates(const std::vector<Sample>& samples) 
            "(b sqrt(1-gamma^2) sqrt(1-S_an^2))^2"),
       samples, [&](const Sample& s) { return xhn_eq22_norm_a_sq(s.s.ap, s.s.an, s.gamma, b1(s)); },
       [&](const Sample& s) { return nca(s).a.squaredNorm(); });
-  for (const auto& [r, a] : {std::pair{r20, "eq 4"}, {r21, "eq 5"}, {r22, "eq 6"}}) {
-    out.push_back(r);
-    out.push_back(alias(r, std::string("xhna-eq") + (a + 3), "XHN-A", a));
-  }
+  out.insert(out.end(), {r20, alias(r20, "xhna-eq4", "XHN-A", "eq 4"), r21, alias(r21, "xhna-eq5", "XHN-A", "eq 5"),
+                         r22, alias(r22, "xhna-eq6", "XHN-A", "eq 6")});
 
   auto so = [](const Sample& s) { return second_order_update(s.t, s.lr); };
   auto b2 = [](const Sample& s) { return second_order_beta(s.s.ap, s.s.an, s.lr); };
@@ -228,10 +226,8 @@ std::vector<ClaimResult> check_norm_updates(const std::vector<Sample>& samples) 
   auto r37 = check_identity(conditioned_meta("xhn-eq37", "XHN", "eq 37", "vanilla: |f_a^new|^2, the same form as eq 22"), samples,
                             [&](const Sample& s) { return xhn_eq22_norm_a_sq(s.s.ap, s.s.an, s.gamma, bv(s)); },
                             [&](const Sample& s) { return mv(s).a.squaredNorm(); });
-  for (const auto& [r, a] : {std::pair{r35, "eq 14"}, {r36, "eq 15"}, {r37, "eq 16"}}) {
-    out.push_back(r);
-    out.push_back(alias(r, std::string("xhna-eq") + (a + 3), "XHN-A", a));
-  }
+  out.insert(out.end(), {r35, alias(r35, "xhna-eq14", "XHN-A", "eq 14"), r36, alias(r36, "xhna-eq15", "XHN-A", "eq 15"),
+                         r37, alias(r37, "xhna-eq16", "XHN-A", "eq 16")});
   return out;
 }
 

@@ -39,9 +39,9 @@ Eigen::VectorXd autodiff_gradient(F&& f, const Eigen::VectorXd& x) {
 template <class F>
 Eigen::Vector2d autodiff_gradient2(F&& f, double x, double y) {
   using boost::math::differentiation::make_fvar;
-  const Dual dx = f(make_fvar<double, 1>(x), Dual(y)).derivative(1);
-  const Dual dy = f(Dual(x), make_fvar<double, 1>(y)).derivative(1);
-  return {value_of(dx), value_of(dy)};
+  const double dx = f(make_fvar<double, 1>(x), Dual(y)).derivative(1);
+  const double dy = f(Dual(x), make_fvar<double, 1>(y)).derivative(1);
+  return {dx, dy};
 }
 
 }  // namespace dmlbench::theory
