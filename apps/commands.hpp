@@ -6,6 +6,7 @@
 namespace dmlbench::app {
 
 void add_theory_commands(CLI::App& app);
+void add_sim_commands(CLI::App& app);
 // Sub-commands forwarded to the LibTorch module; its exit status lands in exit_code.
 void add_torch_commands(CLI::App& app, int& exit_code);
 

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dmlbench ") + DMLBENCH_VERSION + " (" + DMLBENCH_GIT_REV + ")");
   app.require_subcommand(1);
   dmlbench::app::add_theory_commands(app);
+  dmlbench::app::add_sim_commands(app);
   int torch_exit = 0;
   dmlbench::app::add_torch_commands(app, torch_exit);
   try {

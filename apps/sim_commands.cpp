@@ -1,0 +1,101 @@
+// dmlbench sim collapse
+#include "commands.hpp"
+
+#include "dmlbench/sims/collapse_minimizer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+
+namespace dmlbench::app {
+
+namespace sm = dmlbench::sims;
+using nlohmann::json;
+
+void add_sim_commands(CLI::App& app) {
+  auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
+  sim->require_subcommand(1);
+
+  auto* collapse = sim->add_subcommand("collapse", "minimize an expected [LCC] objective from random starts and "
+                                                   "report the structure of every minimizer found");
+  struct Args {
+    std::string loss = "triplet", triples = "distinct", out;
+    sm::ObjectiveConfig c;
+    sm::MinimizerConfig mc;
+  };
+  auto a = std::make_shared<Args>();
+  collapse->add_option("--loss", a->loss, "triplet | margin | contrastive")->capture_default_str();
+  collapse->add_option("--n", a->c.model.n, "number of points (divisible by --classes)")->capture_default_str();
+  collapse->add_option("--classes", a->c.model.t, "number of true classes t >= 2")->capture_default_str();
+  collapse->add_option("--noise", a->c.model.p, "p = P(correct label), in (1/t, 1]; the paper: (0.5, 1)")
+      ->capture_default_str();
+  collapse->add_option("--margin", a->c.alpha, "alpha > 0")->capture_default_str();
+  collapse->add_option("--dim", a->c.dim, "embedding dimension m >= 1")->capture_default_str();
+  collapse->add_option("--triples", a->triples, "all (j = i included, as printed) | distinct (as the proof needs)")
+      ->capture_default_str();
+  collapse->add_option("--restarts", a->mc.restarts, "random starts")->capture_default_str();
+  collapse->add_option("--seed", a->mc.seed, "seed of the random starts")->capture_default_str();
+  collapse->add_option("--max-iterations", a->mc.max_iterations, "L-BFGS iterations per start")->capture_default_str();
+  collapse->add_option("--out", a->out, "write the runs, with their config, as JSON to this file");
+  collapse->callback([a] {
+    a->c.objective = sm::parse_objective(a->loss);
+    a->c.model.triples = sm::parse_triples(a->triples);
+    a->c.validate();
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto runs = sm::minimize_from_random_starts(a->c, a->mc);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    json config = {{"loss", a->loss}, {"n", a->c.model.n}, {"classes", a->c.model.t}, {"noise_p", a->c.model.p},
+                   {"margin", a->c.alpha}, {"dim", a->c.dim}, {"triples", a->triples}, {"restarts", a->mc.restarts},
+                   {"seed", a->mc.seed}, {"max_iterations", a->mc.max_iterations}};
+    json out = {{"tool", "dmlbench"}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}, {"runs", json::array()}};
+    std::cout << std::left << std::setw(8) << "restart" << std::setw(14) << "objective" << std::setw(11) << "|grad|"
+              << std::setw(12) << "max diam" << std::setw(14) << "min inter D" << std::setw(12) << "subclusters"
+              << "collapsed\n";
+    int n_collapsed = 0;
+    for (const auto& r : runs) {
+      double max_diam = 0;
+      int sub = 0;
+      for (double d : r.structure.class_diameter) max_diam = std::max(max_diam, d);
+      for (int s : r.structure.subclusters) sub += s;
+      n_collapsed += r.structure.collapsed;
+      std::cout << std::left << std::setw(8) << r.restart << std::setw(14) << std::setprecision(8) << r.final_objective
+                << std::setw(11) << std::setprecision(2) << r.gradient_norm << std::setw(12) << std::setprecision(3)
+                << max_diam << std::setw(14) << r.structure.min_interclass_sq_distance << std::setw(12) << sub
+                << (r.structure.collapsed ? "yes" : "no") << "\n";
+      out["runs"].push_back({{"restart", r.restart}, {"initial_objective", r.initial_objective},
+                             {"final_objective", r.final_objective}, {"gradient_norm", r.gradient_norm},
+                             {"iterations", r.iterations}, {"termination", r.termination},
+                             {"class_diameter", r.structure.class_diameter},
+                             {"min_interclass_sq_distance", r.structure.min_interclass_sq_distance},
+                             {"max_interclass_sq_distance", r.structure.max_interclass_sq_distance},
+                             {"subclusters", r.structure.subclusters}, {"threshold", r.structure.threshold},
+                             {"collapsed", r.structure.collapsed}});
+    }
+    std::cout << n_collapsed << " of " << runs.size() << " minimizers class-collapsed (" << std::setprecision(3)
+              << secs << " s)\n";
+    out["collapsed_runs"] = n_collapsed;
+    if (a->c.dim >= a->c.model.t - 1) {
+      const auto k = sm::proof_candidate(a->c);
+      double best = INFINITY;
+      for (const auto& r : runs) best = std::min(best, r.final_objective);
+      std::cout << "collapsed candidate of the proof (squared gap " << k.squared_gap << "): objective "
+                << std::setprecision(10) << k.objective << "; best found " << best
+                << (best < k.objective - 1e-9 ? "  <-- lower than the collapsed candidate" : "") << "\n";
+      out["collapsed_candidate"] = {{"squared_gap", k.squared_gap}, {"beta", k.beta}, {"objective", k.objective}};
+      out["best_objective"] = best;
+    }
+    if (!a->out.empty()) {
+      const std::filesystem::path p(a->out);
+      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
+      std::ofstream(a->out + ".tmp") << out.dump(2) << "\n";
+      std::filesystem::rename(a->out + ".tmp", a->out);
+      std::cout << "wrote " << a->out << "\n";
+    }
+  });
+}
+
+}  // namespace dmlbench::app
