@@ -1,6 +1,8 @@
 // dmlbench sim collapse
 #include "commands.hpp"
 
+#include "claims_report.hpp"
+#include "dmlbench/sims/collapse_claims.hpp"
 #include "dmlbench/sims/collapse_minimizer.hpp"
 
 #include <nlohmann/json.hpp>
@@ -19,6 +21,21 @@ using nlohmann::json;
 void add_sim_commands(CLI::App& app) {
   auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
   sim->require_subcommand(1);
+
+  auto* check = sim->add_subcommand("check", "run the [LCC] collapse checks and print their claims table");
+  auto seed = std::make_shared<std::uint64_t>(20261121);
+  auto json_path = std::make_shared<std::string>();
+  auto md_path = std::make_shared<std::string>();
+  check->add_option("--seed", *seed, "seed of the random starts")->capture_default_str();
+  check->add_option("--json", *json_path, "also write the table, with its config, as JSON to this file");
+  check->add_option("--markdown", *md_path, "also write the table, errata and notes as Markdown to this file");
+  check->callback([seed, json_path, md_path] {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto rs = sm::collapse_claims(*seed);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report_claims("Class-collapse claims: [LCC]", rs, {{"command", "sim check"}, {"seed", *seed}}, secs, *json_path,
+                  *md_path);
+  });
 
   auto* collapse = sim->add_subcommand("collapse", "minimize an expected [LCC] objective from random starts and "
                                                    "report the structure of every minimizer found");

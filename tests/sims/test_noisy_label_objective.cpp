@@ -121,7 +121,7 @@ TEST_CASE("same seed, same minimizers; another seed, other starts [LCC Thm 1]", 
   CHECK(d[0].initial_objective != a[0].initial_objective);
 }
 
-TEST_CASE("bad input: p outside (1/t, 1], n not divisible by t, alpha <= 0, dim < 1 [LCC Sec 4.2]",
+TEST_CASE("bad input: p <= 1/t or p > 1, n not divisible by t, alpha <= 0, dim < 1 [LCC Sec 4.2]",
           "[sims][bad-input]") {
   auto c = config(Objective::triplet, 12, 2, 0.5, Triples::distinct);
   CHECK_THROWS_WITH(c.validate(), Catch::Contains("(0.5, 1]") && Catch::Contains("0.5"));

@@ -1,0 +1,151 @@
+#include "dmlbench/sims/easy_positive_objective.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+namespace dmlbench::sims {
+
+namespace {
+
+std::vector<int> order_from(const Eigen::MatrixXd& D, int i) {
+  std::vector<int> o;
+  for (int l = 0; l < D.rows(); ++l)
+    if (l != i) o.push_back(l);
+  std::stable_sort(o.begin(), o.end(), [&](int a, int b) { return D(i, a) < D(i, b); });  // ties: by index
+  return o;
+}
+
+}  // namespace
+
+EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::MatrixXd& D, const Eigen::VectorXd& beta) {
+  c.validate();
+  const auto& m = c.model;
+  const int n = m.n, t = m.t;
+  if (D.rows() != n || D.cols() != n) throw theory::domain_error("the distance matrix must be n x n");
+  std::vector<std::vector<double>> pi(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) pi[std::size_t(i)] = m.label_distribution(i);
+  EpsEvaluation e;
+  e.dcost_dD = Eigen::MatrixXd::Zero(n, n);
+  e.dcost_dbeta = Eigen::VectorXd::Zero(n);
+  const double a = c.alpha;
+  const auto nt = static_cast<std::size_t>(t);
+  std::vector<double> prefix(nt), ac(nt), s_after(nt);
+  std::vector<int> rank(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const auto order = order_from(D, i);
+    for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = int(r);
+    std::fill(prefix.begin(), prefix.end(), 1.0);
+    const auto& pii = pi[std::size_t(i)];
+    for (std::size_t r = 0; r < order.size(); ++r) {
+      const int j = order[r];
+      const auto& pij = pi[std::size_t(j)];
+      double s_before = 0;  // E[Phi delta_ij]
+      for (int cl = 0; cl < t; ++cl) {
+        ac[std::size_t(cl)] = pii[std::size_t(cl)] * pij[std::size_t(cl)] * prefix[std::size_t(cl)];
+        s_before += ac[std::size_t(cl)];
+      }
+      if (c.objective == Objective::triplet) {
+        for (int kc = 0; kc < t; ++kc) {  // weight of a later k of true class kc
+          double s = 0;
+          const auto pk = m.label_distribution(kc * (n / t));
+          for (int cl = 0; cl < t; ++cl) s += ac[std::size_t(cl)] * (1 - pk[std::size_t(cl)]);
+          s_after[std::size_t(kc)] = s;
+        }
+        for (int k = 0; k < n; ++k) {
+          if (k == i || k == j) continue;
+          const double w = rank[std::size_t(k)] < int(r) ? s_before : s_after[std::size_t(m.class_of(k))];
+          const double z = D(i, j) - D(i, k) + a;
+          if (w > 0 && z > 0) {
+            e.cost += w * z;
+            e.dcost_dD(i, j) += w;
+            e.dcost_dD(i, k) -= w;
+          }
+        }
+      } else {  // margin
+        const double pos = D(i, j) - beta(i) + a, neg = beta(i) - D(i, j) + a;
+        const double pneg = 1 - m.same_label(m.class_of(i), m.class_of(j));
+        if (pos > 0) {
+          e.cost += s_before * pos;
+          e.dcost_dD(i, j) += s_before;
+          e.dcost_dbeta(i) -= s_before;
+        }
+        if (neg > 0) {
+          e.cost += pneg * neg;
+          e.dcost_dD(i, j) -= pneg;
+          e.dcost_dbeta(i) += pneg;
+        }
+      }
+      for (int cl = 0; cl < t; ++cl) prefix[std::size_t(cl)] *= 1 - pij[std::size_t(cl)];
+    }
+  }
+  const double s = c.objective == Objective::triplet ? 1.0 / (double(n) * n * n) : 1.0 / (double(n) * n);
+  e.cost *= s;
+  e.dcost_dD *= s;
+  e.dcost_dbeta *= s;
+  return e;
+}
+
+double realized_eps_objective(const ObjectiveConfig& c, const Eigen::MatrixXd& D, const Eigen::VectorXd& beta,
+                              const std::vector<int>& y) {
+  const int n = c.model.n;
+  double cost = 0;
+  const double a = c.alpha;
+  for (int i = 0; i < n; ++i) {
+    const auto order = order_from(D, i);
+    int pos = -1;  // the easy positive: the first point in order with the anchor's label
+    for (int l : order)
+      if (y[std::size_t(l)] == y[std::size_t(i)]) {
+        pos = l;
+        break;
+      }
+    if (c.objective == Objective::triplet) {
+      if (pos < 0) continue;
+      for (int k = 0; k < n; ++k)
+        if (y[std::size_t(k)] != y[std::size_t(i)]) cost += std::max(0.0, D(i, pos) - D(i, k) + a);
+    } else {
+      for (int j = 0; j < n; ++j) {
+        if (j == i) continue;
+        if (j == pos) cost += std::max(0.0, D(i, j) - beta(i) + a);
+        if (y[std::size_t(j)] != y[std::size_t(i)]) cost += std::max(0.0, beta(i) - D(i, j) + a);
+      }
+    }
+  }
+  return cost * (c.objective == Objective::triplet ? 1.0 / (double(n) * n * n) : 1.0 / (double(n) * n));
+}
+
+Eigen::MatrixXd f1_distances(const NoisyLabelModel& m, double alpha) {
+  Eigen::MatrixXd D(m.n, m.n);
+  for (int i = 0; i < m.n; ++i)
+    for (int j = 0; j < m.n; ++j) D(i, j) = m.class_of(i) == m.class_of(j) ? 0.0 : alpha;
+  return D;
+}
+
+Eigen::MatrixXd f2_distances(const NoisyLabelModel& m, double alpha) {
+  Eigen::MatrixXd D = f1_distances(m, alpha);
+  const int half = m.n / (2 * m.t);
+  for (int i = 0; i < m.n / m.t; ++i)
+    for (int j = 0; j < m.n / m.t; ++j)
+      if ((i < half) != (j < half)) D(i, j) = alpha;
+  return D;
+}
+
+int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max) {
+  int first_good = -1;
+  for (int n = 2 * t; n <= n_max; n += 2 * t) {
+    ObjectiveConfig c;
+    c.objective = o;
+    c.model = {n, t, p, Triples::distinct};
+    c.alpha = alpha;
+    const Eigen::VectorXd beta = Eigen::VectorXd::Constant(n, alpha);
+    const double v1 = expected_eps_objective(c, f1_distances(c.model, alpha), beta).cost;
+    const double v2 = expected_eps_objective(c, f2_distances(c.model, alpha), beta).cost;
+    if (v2 < v1) {
+      if (first_good < 0) first_good = n;
+    } else {
+      first_good = -1;
+    }
+  }
+  return first_good;
+}
+
+}  // namespace dmlbench::sims

@@ -1,0 +1,109 @@
+#include "dmlbench/sims/easy_positive_objective.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace dmlbench::sims;
+using Catch::Matchers::WithinAbs;
+
+namespace {
+ObjectiveConfig config(Objective o, int n, int t, double p) {
+  ObjectiveConfig c;
+  c.objective = o;
+  c.model = {n, t, p, Triples::distinct};
+  c.alpha = 0.2;
+  return c;
+}
+Eigen::MatrixXd random_distances(int n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  Eigen::MatrixXd f(n, 2);
+  for (int i = 0; i < n; ++i) f.row(i) << u(rng), u(rng);
+  Eigen::MatrixXd D(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) D(i, j) = (f.row(i) - f.row(j)).squaredNorm();
+  return D;
+}
+}  // namespace
+
+TEST_CASE("EPS expectations: the exact E O_EPStrip and E O_EPSmargin agree with Monte Carlo over the labels, on "
+          "random embeddings and on f1, f2 (ties) [LCC App B]", "[sims][LCC App B]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  for (auto o : {Objective::triplet, Objective::margin})
+    for (int t : {2, 3})
+      for (int which = 0; which < 3; ++which) {
+        const auto c = config(o, 6, t, 0.7);
+        const Eigen::MatrixXd D = which == 0 ? random_distances(6, rng)
+                                  : which == 1 ? f1_distances(c.model, c.alpha) : f2_distances(c.model, c.alpha);
+        const Eigen::VectorXd beta = Eigen::VectorXd::Constant(6, 0.15);
+        const double exact = expected_eps_objective(c, D, beta).cost;
+        double sum = 0, sum2 = 0;
+        const int draws = 6000;
+        for (int d = 0; d < draws; ++d) {
+          const double v = realized_eps_objective(c, D, beta, sample_labels(c.model, rng));
+          sum += v;
+          sum2 += v * v;
+        }
+        const double mean = sum / draws, se = std::sqrt((sum2 / draws - mean * mean) / (draws - 1));
+        INFO(name(o) << " t=" << t << " D#" << which << ": exact " << exact << ", MC " << mean << " +- " << se);
+        CHECK(std::abs(mean - exact) < 4 * se + 1e-12);
+      }
+}
+
+TEST_CASE("EPS with clean labels: only the closest same-class point is a positive [LCC Sec 4.3]",
+          "[sims][LCC Sec 4.3]") {
+  // 1-D: class 0 at 0, 0.1, 1.0; class 1 at 3, 3.1, 4. With p = 1 and anchor 0 the positive is 0.1 (D = 0.01), so the
+  // far same-class point at 1.0 (D = 1) costs nothing: E O_EPStrip = 0 although diam^2 = 1 > gap^2 - alpha.
+  auto c = config(Objective::triplet, 6, 2, 1.0);
+  Eigen::VectorXd x(6);
+  x << 0.0, 0.1, 1.0, 3.0, 3.1, 4.0;
+  Eigen::MatrixXd D(6, 6);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) D(i, j) = (x(i) - x(j)) * (x(i) - x(j));
+  CHECK(expected_eps_objective(c, D, Eigen::VectorXd::Zero(6)).cost == 0.0);
+  // the plain triplet objective is positive on the same embedding only if a far positive beats a negative: here not,
+  // so compare with a tighter gap
+  x << 0.0, 0.1, 1.0, 1.3, 1.4, 2.3;
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 6; ++j) D(i, j) = (x(i) - x(j)) * (x(i) - x(j));
+  Eigen::VectorXd stacked = x;  // dim 1
+  c.dim = 1;
+  CHECK(expected_objective(c, stacked.data(), nullptr) > 0.0);
+  CHECK(expected_eps_objective(c, D, Eigen::VectorXd::Zero(6)).cost <
+        expected_objective(c, stacked.data(), nullptr));
+}
+
+TEST_CASE("Claims 1-2: the collapsed f1 is not a minimizer of the EPS objectives; f2 (two modalities) is lower for "
+          "all n >= M [LCC App B Claim 1] [LCC App B Claim 2]", "[sims][LCC Claim 1][LCC Claim 2]") {
+  // M found numerically for alpha = 0.2 over n = 2t .. 96 (pinned; the claims only assert that some M exists)
+  CHECK(claim_threshold_n(Objective::triplet, 2, 0.7, 0.2, 96) == 12);
+  CHECK(claim_threshold_n(Objective::triplet, 3, 0.7, 0.2, 96) == 24);
+  CHECK(claim_threshold_n(Objective::margin, 2, 0.7, 0.2, 96) == 8);
+  CHECK(claim_threshold_n(Objective::margin, 3, 0.7, 0.2, 96) == 12);
+  // below M the collapsed embedding is still the better of the two: the claims need n large
+  const auto c = config(Objective::triplet, 4, 2, 0.7);
+  const Eigen::VectorXd beta = Eigen::VectorXd::Constant(4, 0.2);
+  CHECK(expected_eps_objective(c, f2_distances(c.model, 0.2), beta).cost >
+        expected_eps_objective(c, f1_distances(c.model, 0.2), beta).cost);
+}
+
+TEST_CASE("negative control: without EPS the collapsed f1 beats f2 at every n (Theorem 1's direction) "
+          "[LCC Thm 1] [LCC App B Claim 1]", "[sims][LCC Claim 1][negative-control]") {
+  for (int n : {12, 24, 48}) {
+    ObjectiveConfig c = config(Objective::triplet, n, 2, 0.7);
+    // realise f1 and f2 in the plane: classes at distance sqrt(alpha); f2 splits A_1 in two points sqrt(alpha)
+    // apart, at the vertices of an equilateral triangle with class 2
+    const double s = std::sqrt(c.alpha);
+    const Eigen::Vector2d A(0, 0), A2(s, 0), B(s / 2, s * std::sqrt(3.0) / 2);
+    Eigen::VectorXd x1(2 * n), x2(2 * n);
+    for (int i = 0; i < n; ++i) {
+      const bool first = c.model.class_of(i) == 0;
+      const Eigen::Vector2d p1 = first ? A : B, p2 = first ? (i < n / 4 ? A : A2) : B;
+      x1(2 * i) = p1.x();
+      x1(2 * i + 1) = p1.y();
+      x2(2 * i) = p2.x();
+      x2(2 * i + 1) = p2.y();
+    }
+    CHECK(expected_objective(c, x1.data(), nullptr) < expected_objective(c, x2.data(), nullptr));
+  }
+}
