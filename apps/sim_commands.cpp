@@ -40,7 +40,7 @@ void add_sim_commands(CLI::App& app) {
   auto* collapse = sim->add_subcommand("collapse", "minimize an expected [LCC] objective from random starts and "
                                                    "report the structure of every minimizer found");
   struct Args {
-    std::string loss = "triplet", triples = "distinct", out;
+    std::string loss = "triplet", triples = "distinct", sampling = "all", out;
     sm::ObjectiveConfig c;
     sm::MinimizerConfig mc;
   };
@@ -52,6 +52,8 @@ void add_sim_commands(CLI::App& app) {
       ->capture_default_str();
   collapse->add_option("--margin", a->c.alpha, "alpha > 0")->capture_default_str();
   collapse->add_option("--dim", a->c.dim, "embedding dimension m >= 1")->capture_default_str();
+  collapse->add_option("--sampling", a->sampling, "all (every same-label positive) | eps (easy positive, [LCC] 4.3)")
+      ->capture_default_str();
   collapse->add_option("--triples", a->triples, "all (j = i included, as printed) | distinct (as the proof needs)")
       ->capture_default_str();
   collapse->add_option("--restarts", a->mc.restarts, "random starts")->capture_default_str();
@@ -61,12 +63,13 @@ void add_sim_commands(CLI::App& app) {
   collapse->callback([a] {
     a->c.objective = sm::parse_objective(a->loss);
     a->c.model.triples = sm::parse_triples(a->triples);
+    a->c.sampling = sm::parse_sampling(a->sampling);
     a->c.validate();
     const auto t0 = std::chrono::steady_clock::now();
     const auto runs = sm::minimize_from_random_starts(a->c, a->mc);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     json config = {{"loss", a->loss}, {"n", a->c.model.n}, {"classes", a->c.model.t}, {"noise_p", a->c.model.p},
-                   {"margin", a->c.alpha}, {"dim", a->c.dim}, {"triples", a->triples}, {"restarts", a->mc.restarts},
+                   {"margin", a->c.alpha}, {"dim", a->c.dim}, {"triples", a->triples}, {"sampling", a->sampling}, {"restarts", a->mc.restarts},
                    {"seed", a->mc.seed}, {"max_iterations", a->mc.max_iterations}};
     json out = {{"tool", "dmlbench"}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}, {"runs", json::array()}};
     std::cout << std::left << std::setw(8) << "restart" << std::setw(14) << "objective" << std::setw(11) << "|grad|"

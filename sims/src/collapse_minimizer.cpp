@@ -37,6 +37,7 @@ std::vector<MinimizerRun> minimize_from_random_starts(const ObjectiveConfig& c, 
     run.restart = r;
     run.x.resize(c.parameters());
     for (int i = 0; i < run.x.size(); ++i) run.x(i) = u(rng);
+    if (mc.start) run.x.head(mc.start->size()) += *mc.start;  // a given start, perturbed by the random draw
     if (c.objective == Objective::margin) run.x.tail(n).setConstant(c.alpha);  // betas start at alpha
     run.initial_objective = expected_objective(c, run.x.data(), nullptr);
 
@@ -49,7 +50,8 @@ std::vector<MinimizerRun> minimize_from_random_starts(const ObjectiveConfig& c, 
     options.logging_type = ceres::SILENT;
     ceres::GradientProblemSolver::Summary summary;
     std::vector<double> schedule;
-    for (double tau : mc.smoothing_schedule) schedule.push_back(tau * c.alpha);
+    if (c.sampling == Sampling::all)  // the EPS expectation is minimised on its exact form only
+      for (double tau : mc.smoothing_schedule) schedule.push_back(tau * c.alpha);
     schedule.push_back(0.0);  // the exact objective last
     for (double tau : schedule) {
       ObjectiveConfig stage = c;

@@ -1,5 +1,7 @@
 #include "dmlbench/sims/noisy_label_objective.hpp"
 
+#include "dmlbench/sims/easy_positive_objective.hpp"
+
 #include <Eigen/SVD>
 
 #include <cmath>
@@ -24,8 +26,18 @@ const char* name(Objective o) {
   return "?";
 }
 
+Sampling parse_sampling(const std::string& s) {
+  if (s == "all") return Sampling::all;
+  if (s == "eps") return Sampling::eps;
+  throw domain_error("--sampling must be all or eps, got '" + s + "'");
+}
+
+const char* name(Sampling s) { return s == Sampling::all ? "all" : "eps"; }
+
 void ObjectiveConfig::validate() const {
   model.validate();
+  if (sampling == Sampling::eps && objective == Objective::contrastive)
+    throw domain_error("easy positive sampling is defined for the triplet and margin losses, not contrastive");
   theory::require_positive("margin alpha", alpha);
   if (dim < 1) throw domain_error("the embedding dimension must be >= 1, got " + std::to_string(dim));
 }
@@ -156,16 +168,7 @@ double evaluate(const ObjectiveConfig& c, const double* x, double* gradient, con
     }
   }
   if (gradient) {
-    Eigen::Map<Eigen::MatrixXd> Gf(gradient, m, n);
-    Gf.setZero();
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        const double g = G(i, j);
-        if (g == 0) continue;
-        const Eigen::VectorXd diff = 2 * g * (F.col(i) - F.col(j));  // dD_ij/df_i = 2(f_i - f_j)
-        Gf.col(i) += diff;
-        Gf.col(j) -= diff;
-      }
+    distance_gradient_to_points(c, x, G, gradient);
     if (c.objective == Objective::margin)
       for (int i = 0; i < n; ++i) gradient[n * m + i] = gbeta(i);
   }
@@ -175,7 +178,45 @@ double evaluate(const ObjectiveConfig& c, const double* x, double* gradient, con
 }  // namespace
 
 double expected_objective(const ObjectiveConfig& c, const double* x, double* gradient) {
+  if (c.sampling == Sampling::eps) {
+    const int n = c.model.n;
+    const Eigen::VectorXd beta = c.objective == Objective::margin
+                                     ? Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(x + n * c.dim, n))
+                                     : Eigen::VectorXd::Zero(n);
+    const auto e = expected_eps_objective(c, squared_distances(c, x), beta);
+    if (gradient) {
+      distance_gradient_to_points(c, x, e.dcost_dD, gradient);
+      if (c.objective == Objective::margin)
+        for (int i = 0; i < n; ++i) gradient[n * c.dim + i] = e.dcost_dbeta(i);
+    }
+    return e.cost;
+  }
   return evaluate(c, x, gradient, ExpectedWeights(c.model));
+}
+
+Eigen::MatrixXd squared_distances(const ObjectiveConfig& c, const double* x) {
+  const int n = c.model.n;
+  Eigen::Map<const Eigen::MatrixXd> F(x, c.dim, n);
+  Eigen::MatrixXd D(n, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) D(i, j) = (F.col(i) - F.col(j)).squaredNorm();
+  return D;
+}
+
+void distance_gradient_to_points(const ObjectiveConfig& c, const double* x, const Eigen::MatrixXd& G,
+                                 double* gradient) {
+  const int n = c.model.n, m = c.dim;
+  Eigen::Map<const Eigen::MatrixXd> F(x, m, n);
+  Eigen::Map<Eigen::MatrixXd> Gf(gradient, m, n);
+  Gf.setZero();
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const double g = G(i, j);
+      if (g == 0) continue;
+      const Eigen::VectorXd diff = 2 * g * (F.col(i) - F.col(j));  // dD_ij/df_i = 2(f_i - f_j)
+      Gf.col(i) += diff;
+      Gf.col(j) -= diff;
+    }
 }
 
 double realized_objective(const ObjectiveConfig& c, const double* x, const std::vector<int>& labels) {

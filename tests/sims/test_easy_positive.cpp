@@ -1,3 +1,4 @@
+#include "dmlbench/sims/collapse_minimizer.hpp"
 #include "dmlbench/sims/easy_positive_objective.hpp"
 
 #include <catch2/catch.hpp>
@@ -105,5 +106,36 @@ TEST_CASE("negative control: without EPS the collapsed f1 beats f2 at every n (T
       x2(2 * i + 1) = p2.y();
     }
     CHECK(expected_objective(c, x1.data(), nullptr) < expected_objective(c, x2.data(), nullptr));
+  }
+}
+
+TEST_CASE("EPS minimizers are not class-collapsed: from a start where A_1 has two modalities the EPS triplet "
+          "minimizer keeps more than one cluster per class, the plain triplet minimizer collapses [LCC Sec 4.3] "
+          "[LCC App B Claim 1]", "[sims][LCC Claim 1]") {
+  Eigen::VectorXd start(48);
+  for (int i = 0; i < 24; ++i) {
+    const double x = i < 6 ? 0.0 : i < 12 ? 1.0 : 0.5, y = i < 12 ? 0.0 : 1.0;
+    start(2 * i) = x;
+    start(2 * i + 1) = y;
+  }
+  MinimizerConfig mc;
+  mc.restarts = 2;
+  mc.seed = Catch::rngSeed();
+  mc.init_scale = 0.05;
+  mc.start = start;
+  ObjectiveConfig c = config(Objective::triplet, 24, 2, 0.8);
+  c.dim = 2;
+  const auto plain = minimize_from_random_starts(c, mc);
+  c.sampling = Sampling::eps;
+  const auto eps = minimize_from_random_starts(c, mc);
+  for (std::size_t r = 0; r < eps.size(); ++r) {
+    INFO("plain " << plain[r].final_objective << " eps " << eps[r].final_objective);
+    CHECK(plain[r].structure.collapsed);
+    CHECK_FALSE(eps[r].structure.collapsed);
+    CHECK(eps[r].structure.subclusters[0] >= 2);
+    CHECK(eps[r].structure.subclusters[1] >= 2);
+    // the EPS objective of its minimizer is below its value at the collapsed candidate
+    const double collapsed = expected_objective(c, collapsed_embedding(c, c.alpha, 0).data(), nullptr);
+    CHECK(eps[r].final_objective < collapsed);
   }
 }

@@ -6,6 +6,7 @@
 #include "dmlbench/sims/noisy_label_objective.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,8 @@ struct MinimizerConfig {
   // Continuation: L-BFGS on the hinge smoothed at each temperature (times alpha) in turn, then on the exact
   // objective. Piecewise-linear objectives stall plain L-BFGS at kinks; an empty list disables smoothing.
   std::vector<double> smoothing_schedule = {1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6};
+  // Optional start (stacked points): each restart begins at start + uniform(-init_scale, init_scale) noise.
+  std::optional<Eigen::VectorXd> start;
 };
 
 struct MinimizerRun {

@@ -14,9 +14,15 @@ enum class Objective { triplet, margin, contrastive };
 Objective parse_objective(const std::string& s);
 const char* name(Objective o);
 
+// Positive sampling: every same-label point (the plain objectives), or the easy positive only ([LCC] Sec 4.3, EPS).
+enum class Sampling { all, eps };
+Sampling parse_sampling(const std::string& s);
+const char* name(Sampling s);
+
 struct ObjectiveConfig {
   NoisyLabelModel model;
   Objective objective = Objective::triplet;
+  Sampling sampling = Sampling::all;  // eps: triplet and margin only
   double alpha = 0.2;  // margin
   int dim = 2;         // m: embedding dimension
   // Hinge smoothing for the optimizer's continuation: (z)_+ -> tau log(1 + e^{z/tau}) when tau > 0. Reported
@@ -28,8 +34,14 @@ struct ObjectiveConfig {
 };
 
 // Value and (where gradient != nullptr) exact gradient of the expected objective at the stacked parameters
-// x = [f(x_1); ...; f(x_n); beta_1..beta_n]. Hinges contribute their one-sided gradient (0 at the kink).
+// x = [f(x_1); ...; f(x_n); beta_1..beta_n]. Hinges contribute their one-sided gradient (0 at the kink). With
+// sampling = eps this is E O_EPStrip / E O_EPSmargin (easy_positive_objective.hpp), without hinge smoothing.
 double expected_objective(const ObjectiveConfig& c, const double* x, double* gradient);
+
+// Squared distances of the stacked points, and the chain rule from d cost / d D back to the points.
+Eigen::MatrixXd squared_distances(const ObjectiveConfig& c, const double* x);
+void distance_gradient_to_points(const ObjectiveConfig& c, const double* x, const Eigen::MatrixXd& dcost_dD,
+                                 double* gradient);
 
 // The same objective for one draw of the labels Y (a vector of n labels in 0..t-1): the Monte Carlo reference.
 double realized_objective(const ObjectiveConfig& c, const double* x, const std::vector<int>& labels);
