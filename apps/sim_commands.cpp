@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 namespace dmlbench::app {
 
@@ -35,6 +36,89 @@ void add_sim_commands(CLI::App& app) {
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     report_claims("Class-collapse claims: [LCC]", rs, {{"command", "sim check"}, {"seed", *seed}}, secs, *json_path,
                   *md_path);
+  });
+
+  add_field_command(sim);
+
+  // --- phase: where do minimizers collapse, over (t, p, n) -----------------------------------------------------
+  auto* phase = sim->add_subcommand("phase", "sweep classes x noise p x n and record where the minimizers found are "
+                                             "class-collapsed (CSV for the phase diagram)");
+  struct PhaseArgs {
+    std::string loss = "triplet", triples = "distinct", sampling = "all", out;
+    std::vector<int> classes = {2, 3}, ns = {12, 24};
+    std::vector<double> noise = {0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0};
+    double margin = 0.2;
+    int dim = 2;
+    sm::MinimizerConfig mc;
+  };
+  auto pa = std::make_shared<PhaseArgs>();
+  pa->mc.restarts = 2;
+  phase->add_option("--loss", pa->loss, "triplet | margin | contrastive")->capture_default_str();
+  phase->add_option("--sampling", pa->sampling, "all | eps")->capture_default_str();
+  phase->add_option("--triples", pa->triples, "all | distinct")->capture_default_str();
+  phase->add_option("--classes", pa->classes, "values of t")->capture_default_str();
+  phase->add_option("--noise", pa->noise, "values of p (each in (1/t, 1])")->capture_default_str();
+  phase->add_option("--n", pa->ns, "values of n (those not divisible by t are skipped)")->capture_default_str();
+  phase->add_option("--margin", pa->margin, "alpha > 0")->capture_default_str();
+  phase->add_option("--dim", pa->dim, "embedding dimension")->capture_default_str();
+  phase->add_option("--restarts", pa->mc.restarts, "random starts per point")->capture_default_str();
+  phase->add_option("--seed", pa->mc.seed, "seed of the random starts")->capture_default_str();
+  phase->add_option("--out", pa->out, "CSV file (default: stdout)");
+  phase->callback([pa] {
+    struct Point {
+      int t, n;
+      double p;
+    };
+    std::vector<Point> grid;
+    for (int t : pa->classes)
+      for (double p : pa->noise)
+        for (int n : pa->ns)
+          if (n % t == 0 && p > 1.0 / t) grid.push_back({t, n, p});
+    if (grid.empty()) throw theory::domain_error("the sweep is empty: no (t, p, n) with n divisible by t and p > 1/t");
+    json config = {{"command", "sim phase"}, {"loss", pa->loss}, {"sampling", pa->sampling}, {"triples", pa->triples},
+                   {"classes", pa->classes}, {"noise", pa->noise}, {"n", pa->ns}, {"margin", pa->margin},
+                   {"dim", pa->dim}, {"restarts", pa->mc.restarts}, {"seed", pa->mc.seed}};
+    std::ostringstream csv;
+    csv << "# " << json{{"tool", "dmlbench"}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}}.dump() << "\n"
+        << "classes,noise_p,n,restarts,collapsed_runs,best_objective,collapsed_candidate,best_minus_candidate,"
+           "max_class_diameter,min_interclass_sq_distance,region\n";
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t g = 0; g < grid.size(); ++g) {
+      const auto& pt = grid[g];
+      sm::ObjectiveConfig c;
+      c.objective = sm::parse_objective(pa->loss);
+      c.sampling = sm::parse_sampling(pa->sampling);
+      c.model = {pt.n, pt.t, pt.p, sm::parse_triples(pa->triples)};
+      c.alpha = pa->margin;
+      c.dim = pa->dim;
+      c.validate();
+      const auto runs = sm::minimize_from_random_starts(c, pa->mc);
+      int collapsed = 0;
+      double best = INFINITY, diam = 0, gap = INFINITY;
+      for (const auto& r : runs) {
+        collapsed += r.structure.collapsed;
+        if (r.final_objective < best) {
+          best = r.final_objective;
+          diam = *std::max_element(r.structure.class_diameter.begin(), r.structure.class_diameter.end());
+          gap = r.structure.min_interclass_sq_distance;
+        }
+      }
+      const double cand = c.dim >= pt.t - 1 ? sm::proof_candidate(c).objective : NAN;
+      const char* region = collapsed == int(runs.size()) ? "collapsed" : collapsed == 0 ? "not-collapsed" : "mixed";
+      csv << std::setprecision(10) << pt.t << "," << pt.p << "," << pt.n << "," << runs.size() << "," << collapsed
+          << "," << best << "," << cand << "," << best - cand << "," << diam << "," << gap << "," << region << "\n";
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double eta = el / double(g + 1) * double(grid.size() - g - 1);
+      std::cerr << "[phase] " << g + 1 << "/" << grid.size() << " t=" << pt.t << " p=" << pt.p << " n=" << pt.n
+                << ": " << region << " (" << collapsed << "/" << runs.size() << "), elapsed " << std::setprecision(3)
+                << el << " s, ETA " << eta << " s" << std::endl;
+    }
+    if (pa->out.empty()) {
+      std::cout << csv.str();
+    } else {
+      write_atomically(pa->out, csv.str());
+      std::cerr << "wrote " << pa->out << "\n";
+    }
   });
 
   auto* collapse = sim->add_subcommand("collapse", "minimize an expected [LCC] objective from random starts and "

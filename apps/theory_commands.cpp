@@ -22,6 +22,44 @@ namespace dmlbench::app {
 namespace th = dmlbench::theory;
 using nlohmann::json;
 
+void add_field_command(CLI::App* parent) {
+  // --- field -----------------------------------------------------------------------------------------------------
+  auto* field = parent->add_subcommand("field", "Delta S maps and the entangled vector field of [XHN] eqs 9-12 over a "
+                                                 "grid of (S_ap, S_an), as CSV, with region statistics");
+  auto fc = std::make_shared<th::FieldConfig>();
+  auto floss = std::make_shared<std::string>("l1st");
+  auto out_path = std::make_shared<std::string>();
+  field->add_option("--loss", *floss, "l1st | vanilla | l2nd")->capture_default_str();
+  field->add_option("--gamma", fc->gamma, "projection factor in [-1, 1]")->capture_default_str();
+  field->add_option("--entanglement", fc->entanglement, "p in [0, 1]")->capture_default_str();
+  field->add_option("--lr", fc->lr, "learning rate alpha > 0")->capture_default_str();
+  field->add_option("--grid", fc->grid, "grid x grid cell centres")->capture_default_str();
+  field->add_option("--out", *out_path, "CSV file (default: stdout)");
+  field->callback([fc, floss, out_path] {
+    fc->loss = th::parse_triplet_loss(*floss);
+    const auto samples = th::sweep_vector_field(*fc);
+    const auto st = th::field_stats(samples);
+    std::ostringstream o;
+    o << "# " << provenance({{"loss", *floss}, {"gamma", fc->gamma}, {"entanglement", fc->entanglement},
+                             {"lr", fc->lr}, {"grid", fc->grid}}).dump() << "\n";
+    o << "s_ap,s_an,dS_ap,dS_an,dS_ap_total,dS_an_total,movement\n" << std::setprecision(12);
+    for (const auto& f : samples)
+      o << f.s_ap << "," << f.s_an << "," << f.delta.ap << "," << f.delta.an << "," << f.total.ap << ","
+        << f.total.an << "," << th::name(th::classify(f.total)) << "\n";
+    if (out_path->empty()) {
+      std::cout << o.str();
+    } else {
+      write_atomically(*out_path, o.str());
+      std::cerr << "wrote " << samples.size() << " points to " << *out_path << "\n";
+    }
+    std::cerr << std::setprecision(3) << "S_ap decreasing: " << st.ap_decreasing << ", S_an increasing: "
+              << st.an_increasing << ", up-right near (1,1): " << st.near_11_up_right << "\nmovement:";
+    for (int k = 0; k < 5; ++k)
+      std::cerr << " " << th::name(th::Movement(k)) << " " << st.movement_fraction[std::size_t(k)];
+    std::cerr << "\n";
+  });
+}
+
 void add_theory_commands(CLI::App& app) {
   auto* theory = app.add_subcommand("theory", "closed-form identities of [XHN], [XHN-A], [XGS] on the unit hypersphere");
   theory->require_subcommand(1);
@@ -71,37 +109,7 @@ void add_theory_commands(CLI::App& app) {
               << "\n";
   });
 
-  // --- field -----------------------------------------------------------------------------------------------------
-  auto* field = theory->add_subcommand("field", "Delta S and the entangled vector field over a grid, as CSV");
-  auto fc = std::make_shared<th::FieldConfig>();
-  auto floss = std::make_shared<std::string>("l1st");
-  auto out_path = std::make_shared<std::string>();
-  field->add_option("--loss", *floss, "l1st | vanilla | l2nd")->capture_default_str();
-  field->add_option("--gamma", fc->gamma, "projection factor in [-1, 1]")->capture_default_str();
-  field->add_option("--entanglement", fc->entanglement, "p in [0, 1]")->capture_default_str();
-  field->add_option("--lr", fc->lr, "learning rate alpha > 0")->capture_default_str();
-  field->add_option("--grid", fc->grid, "grid x grid cell centres")->capture_default_str();
-  field->add_option("--out", *out_path, "CSV file (default: stdout)");
-  field->callback([fc, floss, out_path] {
-    fc->loss = th::parse_triplet_loss(*floss);
-    const auto samples = th::sweep_vector_field(*fc);
-    const auto st = th::field_stats(samples);
-    std::ostringstream o;
-    o << "# " << provenance({{"loss", *floss}, {"gamma", fc->gamma}, {"entanglement", fc->entanglement},
-                             {"lr", fc->lr}, {"grid", fc->grid}}).dump() << "\n";
-    o << "s_ap,s_an,dS_ap,dS_an,dS_ap_total,dS_an_total,movement\n" << std::setprecision(12);
-    for (const auto& f : samples)
-      o << f.s_ap << "," << f.s_an << "," << f.delta.ap << "," << f.delta.an << "," << f.total.ap << ","
-        << f.total.an << "," << th::name(th::classify(f.total)) << "\n";
-    if (out_path->empty()) {
-      std::cout << o.str();
-    } else {
-      write_atomically(*out_path, o.str());
-      std::cerr << "wrote " << samples.size() << " points to " << *out_path << "\n";
-    }
-    std::cerr << std::setprecision(3) << "S_ap decreasing: " << st.ap_decreasing << ", S_an increasing: "
-              << st.an_increasing << ", up-right near (1,1): " << st.near_11_up_right << "\n";
-  });
+  add_field_command(theory);
 }
 
 }  // namespace dmlbench::app

@@ -189,3 +189,38 @@ TEST_CASE("erratum: with beta = alpha the margin loss is zero only on collapsed 
   x.tail(4).setConstant(a + diam * diam);                  // corrected beta
   CHECK_THAT(expected_objective(c, x.data(), nullptr), WithinAbs(0.0, 1e-15));
 }
+
+TEST_CASE("phase diagram regions, pinned at a few points: triplet with all triples (t = 2) collapses from p = 0.65, "
+          "not at p = 0.55, and at p = 0.6 only for large n; margin with t = 3 has the proof's structure only for "
+          "p > 2/3 [LCC Thm 1] [LCC Thm 2]", "[sims][LCC Thm 1][LCC Thm 2][phase]") {
+  struct Pin {
+    Objective o;
+    Triples tr;
+    int t, n;
+    double p;
+    bool collapsed, proof_structure;
+  };
+  const Pin pins[] = {
+      {Objective::triplet, Triples::all, 2, 12, 0.55, false, false},
+      {Objective::triplet, Triples::all, 2, 12, 0.65, true, true},
+      {Objective::triplet, Triples::all, 2, 12, 0.6, false, false},
+      {Objective::triplet, Triples::all, 2, 48, 0.6, true, true},
+      {Objective::triplet, Triples::all, 3, 12, 0.55, true, true},
+      {Objective::margin, Triples::distinct, 3, 12, 0.65, true, false},
+      {Objective::margin, Triples::distinct, 3, 12, 0.7, true, true},
+  };
+  for (const auto& pin : pins) {
+    const auto c = config(pin.o, pin.n, pin.t, pin.p, pin.tr);
+    const auto k = proof_candidate(c);
+    const double gap = pin.o == Objective::margin ? 2 * c.alpha : c.alpha;
+    for (const auto& r : minimize_from_random_starts(c, starts(2))) {
+      INFO(name(pin.o) << " " << name(pin.tr) << " t=" << pin.t << " n=" << pin.n << " p=" << pin.p << ": objective "
+                       << r.final_objective << ", candidate " << k.objective << ", gap^2 "
+                       << r.structure.min_interclass_sq_distance);
+      CHECK(r.structure.collapsed == pin.collapsed);
+      const bool proof = r.structure.collapsed && std::abs(r.structure.min_interclass_sq_distance - gap) < 1e-3 &&
+                         r.final_objective <= k.objective + 1e-7;
+      CHECK(proof == pin.proof_structure);
+    }
+  }
+}
