@@ -1,6 +1,7 @@
 #include "dmlbench/sims/noisy_label_objective.hpp"
 
 #include "dmlbench/sims/easy_positive_objective.hpp"
+#include "dmlbench/sims/sorted_triplet_expectation.hpp"
 
 #include <Eigen/SVD>
 
@@ -178,6 +179,16 @@ double evaluate(const ObjectiveConfig& c, const double* x, double* gradient, con
 }  // namespace
 
 double expected_objective(const ObjectiveConfig& c, const double* x, double* gradient) {
+  if (c.objective == Objective::triplet && c.smoothing <= 0) {
+    Eigen::MatrixXd G;
+    const double v = sorted_triplet_expectation(c, squared_distances(c, x), gradient ? &G : nullptr);
+    if (gradient) distance_gradient_to_points(c, x, G, gradient);
+    return v;
+  }
+  return expected_objective_dense(c, x, gradient);
+}
+
+double expected_objective_dense(const ObjectiveConfig& c, const double* x, double* gradient) {
   if (c.sampling == Sampling::eps) {
     const int n = c.model.n;
     const Eigen::VectorXd beta = c.objective == Objective::margin

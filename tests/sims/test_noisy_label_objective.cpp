@@ -141,3 +141,28 @@ TEST_CASE("bad input: p <= 1/t or p > 1, n not divisible by t, alpha <= 0, dim <
   c.model.p = 0.4;  // (1/3, 1]: allowed for three classes
   CHECK_NOTHROW(c.validate());
 }
+
+TEST_CASE("the sorted O(n^2 t log n) triplet expectations equal the dense O(n^3) sums, value and gradient, on random "
+          "and tie-heavy points [LCC Thm 1] [LCC App B]", "[sims][LCC Thm 1][LCC App B]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  std::uniform_real_distribution<double> u(-0.6, 0.6);
+  for (auto s : {Sampling::all, Sampling::eps})
+    for (auto tr : {Triples::all, Triples::distinct})
+      for (int t : {2, 3})
+        for (int n : {6, 12, 24})
+          for (bool ties : {false, true}) {
+            auto c = config(Objective::triplet, n, t, 0.7, tr);
+            c.sampling = s;
+            Eigen::VectorXd x(c.parameters());
+            for (int i = 0; i < x.size(); ++i) x(i) = u(rng);
+            if (ties)  // every point on one of three locations: many equal distances and zero hinges
+              for (int i = 0; i < n; ++i) x.segment(2 * i, 2) = x.segment(2 * (i % 3), 2);
+            Eigen::VectorXd g1(x.size()), g2(x.size());
+            const double v1 = expected_objective(c, x.data(), g1.data());
+            const double v2 = expected_objective_dense(c, x.data(), g2.data());
+            INFO(name(s) << " " << name(tr) << " t=" << t << " n=" << n << " ties=" << ties);
+            // the same terms summed in another order: a few eps relative
+            CHECK_THAT(v1, WithinRel(v2, 1e-12) || WithinAbs(v2, 1e-16));
+            CHECK((g1 - g2).cwiseAbs().maxCoeff() <= 1e-12 * std::max(1.0, g2.cwiseAbs().maxCoeff()));
+          }
+}

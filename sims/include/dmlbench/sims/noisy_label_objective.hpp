@@ -36,7 +36,12 @@ struct ObjectiveConfig {
 // Value and (where gradient != nullptr) exact gradient of the expected objective at the stacked parameters
 // x = [f(x_1); ...; f(x_n); beta_1..beta_n]. Hinges contribute their one-sided gradient (0 at the kink). With
 // sampling = eps this is E O_EPStrip / E O_EPSmargin (easy_positive_objective.hpp), without hinge smoothing.
+// The exact triplet objectives (smoothing = 0) use the sorted O(n^2 t log n) evaluation
+// (sorted_triplet_expectation.hpp); everything else the dense loops below.
 double expected_objective(const ObjectiveConfig& c, const double* x, double* gradient);
+
+// The dense O(n^3) evaluation of the same expectation: the reference the sorted one is tested against.
+double expected_objective_dense(const ObjectiveConfig& c, const double* x, double* gradient);
 
 // Squared distances of the stacked points, and the chain rule from d cost / d D back to the points.
 Eigen::MatrixXd squared_distances(const ObjectiveConfig& c, const double* x);
