@@ -56,6 +56,13 @@ inline void require_in_closed(const char* name, double v, double lo, double hi) 
                        "], got " + format_value(v));
 }
 
+// The inputs of one gradient step on the scatter diagram: two similarities and a learning rate.
+inline void require_step_inputs(double s_ap, double s_an, double lr) {
+  require_similarity("S_ap", s_ap);
+  require_similarity("S_an", s_an);
+  require_positive("learning rate", lr);
+}
+
 inline void require_unit(const char* name, const Eigen::VectorXd& v) {
   if (v.size() == 0) throw domain_error(std::string(name) + " is empty");
   if (!v.allFinite()) throw domain_error(std::string(name) + " has a non-finite coordinate");

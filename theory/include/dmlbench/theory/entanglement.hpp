@@ -63,10 +63,8 @@ inline bool delta_s_kernel(TripletLoss loss, double s_ap, double s_an, double ga
 // Delta S of [XHN eqs 9-10] from the printed closed forms only: eqs 7-8 and 20-22 (L1st), 23-27 (L2nd),
 // 35-39 (vanilla, hinge active, beta = 2 alpha: see margin_step_beta).
 inline SimilarityChange delta_s_closed_form(TripletLoss loss, double s_ap, double s_an, double gamma, double lr) {
-  require_similarity("S_ap", s_ap);
-  require_similarity("S_an", s_an);
+  require_step_inputs(s_ap, s_an, lr);
   require_gamma(gamma);
-  require_positive("learning rate", lr);
   SimilarityChange d;
   if (!detail::delta_s_kernel(loss, s_ap, s_an, gamma, lr, d))
     throw domain_error("the step sends a feature to the origin (|f^new| = 0): S_ap=" + format_value(s_ap) +

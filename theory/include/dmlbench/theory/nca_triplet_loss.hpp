@@ -29,9 +29,7 @@ inline double nca_beta(double s_ap, double s_an, double lr) { return lr / (1.0 +
 
 // beta = alpha e^{S_an} / (e^{S_ap} + e^{S_an}) under [XHN eq 6].
 inline double nca_beta(double s_ap, double s_an, double lr) {
-  require_similarity("S_ap", s_ap);
-  require_similarity("S_an", s_an);
-  require_positive("learning rate", lr);
+  require_step_inputs(s_ap, s_an, lr);
   return detail::nca_beta(s_ap, s_an, lr);
 }
 

@@ -42,9 +42,7 @@ inline double second_order_beta(double s_ap, double s_an, double lr) {
 
 // beta_w = alpha e^{S_an^2/2} / (e^{S_ap - S_ap^2/2} + e^{S_an^2/2}) under [XHN eq 15].
 inline double second_order_beta(double s_ap, double s_an, double lr) {
-  require_similarity("S_ap", s_ap);
-  require_similarity("S_an", s_an);
-  require_positive("learning rate", lr);
+  require_step_inputs(s_ap, s_an, lr);
   return detail::second_order_beta(s_ap, s_an, lr);
 }
 
