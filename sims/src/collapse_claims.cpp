@@ -221,6 +221,35 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     if (r.verdict == Verdict::refuted) r.witness = r.note;
     out.push_back(r);
   }
+  {  // Claims 3-4: far points are pushed to the margin
+    auto r3 = row("lcc-claim3", "App. B Claim 3", "EPS margin: beyond rank M the pair term of a point is minimised at "
+                  "D = beta + alpha (t = 2, 3; p = 0.55, 0.7, 0.9; n = 48; index order)", 0,
+                  "M must exist for every (t, p): max_error counts the cases without one");
+    auto r4 = row("lcc-claim4", "App. B Claim 4", "EPS triplet: beyond offset M the pair (x_t, x_t+j) is minimised at "
+                  "D_t+j = D_t + alpha (positive at rank t = 1; same grid)", 0, r3.tolerance_reason);
+    std::ostringstream n3, n4;
+    n3 << "M by (t, p): ";
+    n4 << "M by (t, p): ";
+    for (int t : {2, 3})
+      for (double p : {0.55, 0.7, 0.9}) {
+        const NoisyLabelModel m{48, t, p, Triples::distinct};
+        const int m3 = claim3_threshold_rank(m), m4 = claim4_threshold_offset(m, 1);
+        ++r3.samples;
+        ++r4.samples;
+        r3.max_error += m3 < 0;
+        r4.max_error += m4 < 0;
+        n3 << "(" << t << ", " << p << "): " << m3 << "; ";
+        n4 << "(" << t << ", " << p << "): " << m4 << "; ";
+      }
+    r3.note = n3.str() + "E[1 - delta] > E[Phi delta] from there on";
+    r4.note = n4.str() + "w(x_t positive, x_t+j negative) > w(x_t+j positive, x_t negative) from there on";
+    r3.verdict = r3.max_error == 0 ? Verdict::verified : Verdict::refuted;
+    r4.verdict = r4.max_error == 0 ? Verdict::verified : Verdict::refuted;
+    if (r3.verdict == Verdict::refuted) r3.witness = r3.note;
+    if (r4.verdict == Verdict::refuted) r4.witness = r4.note;
+    out.push_back(r3);
+    out.push_back(r4);
+  }
   return out;
 }
 

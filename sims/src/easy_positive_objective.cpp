@@ -129,6 +129,74 @@ Eigen::MatrixXd f2_distances(const NoisyLabelModel& m, double alpha) {
   return D;
 }
 
+namespace {
+// ac[r][c] = pi_0(c) pi_r(c) prod_{1 <= l < r} (1 - pi_l(c)): the easy-positive weight of rank r, per label.
+std::vector<std::vector<double>> easy_positive_terms(const NoisyLabelModel& m) {
+  const auto nt = static_cast<std::size_t>(m.t);
+  std::vector<std::vector<double>> ac(static_cast<std::size_t>(m.n), std::vector<double>(nt, 0.0));
+  const auto p0 = m.label_distribution(0);
+  std::vector<double> pref(nt, 1.0);
+  for (int r = 1; r < m.n; ++r) {
+    const auto pr = m.label_distribution(r);
+    for (std::size_t c = 0; c < nt; ++c) {
+      ac[std::size_t(r)][c] = p0[c] * pr[c] * pref[c];
+      pref[c] *= 1 - pr[c];
+    }
+  }
+  return ac;
+}
+}  // namespace
+
+PairWeightsAtRank margin_pair_weights(const NoisyLabelModel& m) {
+  m.validate();
+  const auto ac = easy_positive_terms(m);
+  PairWeightsAtRank w;
+  w.a.assign(std::size_t(m.n), 0.0);
+  w.b.assign(std::size_t(m.n), 0.0);
+  for (int r = 1; r < m.n; ++r) {
+    for (double v : ac[std::size_t(r)]) w.a[std::size_t(r)] += v;
+    w.b[std::size_t(r)] = 1 - m.same_label(m.class_of(0), m.class_of(r));
+  }
+  return w;
+}
+
+SwapWeights triplet_swap_weights(const NoisyLabelModel& m, int t_rank, int j) {
+  m.validate();
+  if (t_rank < 1 || j < 1 || t_rank + j >= m.n) throw theory::domain_error("ranks out of range");
+  const auto ac = easy_positive_terms(m);
+  const auto pk = m.label_distribution(t_rank + j);
+  SwapWeights s;
+  for (std::size_t c = 0; c < ac[0].size(); ++c) s.forward += ac[std::size_t(t_rank)][c] * (1 - pk[c]);  // k after j
+  for (double v : ac[std::size_t(t_rank + j)]) s.backward += v;  // k = t before the positive t + j: already excluded
+  return s;
+}
+
+int claim3_threshold_rank(const NoisyLabelModel& m) {
+  const auto w = margin_pair_weights(m);
+  int first = -1;
+  for (int r = 1; r < m.n; ++r) {
+    if (w.b[std::size_t(r)] > w.a[std::size_t(r)]) {
+      if (first < 0) first = r;
+    } else {
+      first = -1;
+    }
+  }
+  return first;
+}
+
+int claim4_threshold_offset(const NoisyLabelModel& m, int t_rank) {
+  int first = -1;
+  for (int j = 1; t_rank + j < m.n; ++j) {
+    const auto s = triplet_swap_weights(m, t_rank, j);
+    if (s.forward > s.backward) {
+      if (first < 0) first = j;
+    } else {
+      first = -1;
+    }
+  }
+  return first;
+}
+
 int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max) {
   int first_good = -1;
   for (int n = 2 * t; n <= n_max; n += 2 * t) {

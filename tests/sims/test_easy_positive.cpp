@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <functional>
 #include <random>
 
 using namespace dmlbench::sims;
@@ -138,4 +139,45 @@ TEST_CASE("EPS minimizers are not class-collapsed: from a start where A_1 has tw
     const double collapsed = expected_objective(c, collapsed_embedding(c, c.alpha, 0).data(), nullptr);
     CHECK(eps[r].final_objective < collapsed);
   }
+}
+
+TEST_CASE("Claims 3-4: beyond rank M the EPS pair terms are minimised at D = beta + alpha (margin) and at "
+          "D_t+j = D_t + alpha (triplet); before M at the other end [LCC App B Claim 3] [LCC App B Claim 4]",
+          "[sims][LCC Claim 3][LCC Claim 4]") {
+  const double alpha = 0.2, beta = 0.5;
+  // minimise a (x - beta + alpha)_+ + b (beta - x + alpha)_+ over a fine grid of x
+  auto argmin = [](const std::function<double(double)>& f, double lo, double hi) {
+    double best = lo, fb = f(lo);
+    for (int i = 1; i <= 40000; ++i) {
+      const double x = lo + (hi - lo) * i / 40000;
+      if (f(x) < fb - 1e-15) {
+        fb = f(x);
+        best = x;
+      }
+    }
+    return best;
+  };
+  for (int t : {2, 3})
+    for (double p : {0.55, 0.7, 0.9}) {
+      const NoisyLabelModel m{24, t, p, Triples::distinct};
+      const int M3 = claim3_threshold_rank(m), M4 = claim4_threshold_offset(m, 1);
+      INFO("t=" << t << " p=" << p << " M3=" << M3 << " M4=" << M4);
+      REQUIRE(M3 >= 1);
+      REQUIRE(M4 >= 1);
+      const auto w = margin_pair_weights(m);
+      for (int r = 1; r < m.n; ++r) {
+        const double a = w.a[std::size_t(r)], b = w.b[std::size_t(r)];
+        const double x = argmin([&](double d) { return a * std::max(0.0, d - beta + alpha) + b * std::max(0.0, beta - d + alpha); },
+                                beta - 3 * alpha, beta + 3 * alpha);
+        // grid step 6 alpha / 40000 = 3e-5
+        CHECK_THAT(x, WithinAbs(r >= M3 ? beta + alpha : beta - alpha, 1e-4));
+      }
+      for (int j = 1; 1 + j < m.n; ++j) {
+        const auto s = triplet_swap_weights(m, 1, j);
+        // x = D_t+j - D_t: s.forward (alpha - x)_+ + s.backward (x + alpha)_+
+        const double x = argmin([&](double v) { return s.forward * std::max(0.0, alpha - v) + s.backward * std::max(0.0, v + alpha); },
+                                -3 * alpha, 3 * alpha);
+        CHECK_THAT(x, WithinAbs(j >= M4 ? alpha : -alpha, 1e-4));
+      }
+    }
 }

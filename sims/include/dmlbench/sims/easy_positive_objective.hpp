@@ -39,4 +39,25 @@ Eigen::MatrixXd f2_distances(const NoisyLabelModel& m, double alpha);
 // (Claims 1-2's M); -1 if the inequality still fails at n_max. Betas: alpha for every point.
 int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max);
 
+// Claims 3-4 of [LCC] App. B, for the anchor x_0 with the other points in index order (the proofs' "WLOG
+// D_{x1,x1} < D_{x1,x2} < ... "), ranks 1..n-1:
+//  - margin_pair_weights: at rank r, a_r = E[Phi delta] (weight of (D - beta + alpha)_+) and b_r = E[1 - delta]
+//    (weight of (beta - D + alpha)_+). The pair term is minimised at D = beta + alpha iff b_r > a_r.
+//  - triplet_swap_weights: for the positive at rank t and the point at rank t + j, w_forward = weight of
+//    (D_t - D_{t+j} + alpha)_+ and w_backward = weight of (D_{t+j} - D_t + alpha)_+; their sum is minimised at
+//    D_{t+j} = D_t + alpha iff w_forward > w_backward.
+struct PairWeightsAtRank {
+  std::vector<double> a, b;  // index r = 1..n-1 (a[0], b[0] unused)
+};
+PairWeightsAtRank margin_pair_weights(const NoisyLabelModel& m);
+struct SwapWeights {
+  double forward = 0, backward = 0;
+};
+SwapWeights triplet_swap_weights(const NoisyLabelModel& m, int t_rank, int j);
+
+// The smallest rank M (Claim 3) / offset M (Claim 4, positive at rank t_rank) from which the claimed minimiser holds
+// for every later rank; -1 if it fails at the last rank.
+int claim3_threshold_rank(const NoisyLabelModel& m);
+int claim4_threshold_offset(const NoisyLabelModel& m, int t_rank);
+
 }  // namespace dmlbench::sims
