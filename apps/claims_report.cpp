@@ -11,10 +11,10 @@
 namespace dmlbench::app {
 
 namespace th = dmlbench::theory;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 json provenance(const json& config) {
-  return {{"tool", "dmlbench"}, {"version", DMLBENCH_VERSION}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}};
+  return {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"tool", "dmlbench"}, {"version", DMLBENCH_VERSION}};
 }
 
 json to_json(const th::ClaimResult& r) {

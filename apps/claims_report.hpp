@@ -11,15 +11,15 @@
 
 namespace dmlbench::app {
 
-nlohmann::json provenance(const nlohmann::json& config);
-nlohmann::json to_json(const theory::ClaimResult& r);
+nlohmann::ordered_json provenance(const nlohmann::ordered_json& config);
+nlohmann::ordered_json to_json(const theory::ClaimResult& r);
 void write_atomically(const std::string& path, const std::string& text);
 std::string sci(double v);
 void print_table(const std::vector<theory::ClaimResult>& rs, std::ostream& out);
-std::string markdown(const std::string& title, const std::vector<theory::ClaimResult>& rs, const nlohmann::json& prov);
+std::string markdown(const std::string& title, const std::vector<theory::ClaimResult>& rs, const nlohmann::ordered_json& prov);
 
 // Prints the table and writes the optional JSON and Markdown files.
-void report_claims(const std::string& title, const std::vector<theory::ClaimResult>& rs, const nlohmann::json& config,
+void report_claims(const std::string& title, const std::vector<theory::ClaimResult>& rs, const nlohmann::ordered_json& config,
                    double seconds, const std::string& json_path, const std::string& md_path);
 
 }  // namespace dmlbench::app

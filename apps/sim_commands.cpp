@@ -17,7 +17,7 @@
 namespace dmlbench::app {
 
 namespace sm = dmlbench::sims;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 void add_sim_commands(CLI::App& app) {
   auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
@@ -79,7 +79,8 @@ void add_sim_commands(CLI::App& app) {
                    {"classes", pa->classes}, {"noise", pa->noise}, {"n", pa->ns}, {"margin", pa->margin},
                    {"dim", pa->dim}, {"restarts", pa->mc.restarts}, {"seed", pa->mc.seed}};
     std::ostringstream csv;
-    csv << "# " << json{{"tool", "dmlbench"}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}}.dump() << "\n"
+    csv << "# " << json{{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"seed", pa->mc.seed}, {"tool", "dmlbench"}}.dump()
+        << "\n"
         << "classes,noise_p,n,restarts,collapsed_runs,best_objective,collapsed_candidate,best_minus_candidate,"
            "max_class_diameter,min_interclass_sq_distance,region\n";
     const auto t0 = std::chrono::steady_clock::now();
@@ -155,7 +156,8 @@ void add_sim_commands(CLI::App& app) {
     json config = {{"loss", a->loss}, {"n", a->c.model.n}, {"classes", a->c.model.t}, {"noise_p", a->c.model.p},
                    {"margin", a->c.alpha}, {"dim", a->c.dim}, {"triples", a->triples}, {"sampling", a->sampling}, {"restarts", a->mc.restarts},
                    {"seed", a->mc.seed}, {"max_iterations", a->mc.max_iterations}};
-    json out = {{"tool", "dmlbench"}, {"git_revision", DMLBENCH_GIT_REV}, {"config", config}, {"runs", json::array()}};
+    json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"seed", a->mc.seed}, {"tool", "dmlbench"},
+                {"runs", json::array()}};
     std::cout << std::left << std::setw(8) << "restart" << std::setw(14) << "objective" << std::setw(11) << "|grad|"
               << std::setw(12) << "max diam" << std::setw(14) << "min inter D" << std::setw(12) << "subclusters"
               << "collapsed\n";

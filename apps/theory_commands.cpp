@@ -20,7 +20,7 @@
 namespace dmlbench::app {
 
 namespace th = dmlbench::theory;
-using nlohmann::json;
+using json = nlohmann::ordered_json;
 
 void add_field_command(CLI::App* parent) {
   // --- field -----------------------------------------------------------------------------------------------------
