@@ -1,6 +1,7 @@
 // dmlbench: theory checks, simulations and training runs for deep metric learning (see README.md).
 #include "commands.hpp"
 
+
 #include <exception>
 #include <iostream>
 
@@ -10,6 +11,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   dmlbench::app::add_theory_commands(app);
   dmlbench::app::add_sim_commands(app);
+  dmlbench::app::add_data_commands(app);
   int torch_exit = 0;
   dmlbench::app::add_torch_commands(app, torch_exit);
   try {

