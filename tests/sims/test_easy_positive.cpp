@@ -75,7 +75,7 @@ TEST_CASE("EPS with clean labels: only the closest same-class point is a positiv
         expected_objective(c, stacked.data(), nullptr));
 }
 
-TEST_CASE("Claims 1-2: the collapsed f1 is not a minimizer of the EPS objectives; f2 (two modalities) is lower for "
+TEST_CASE("Claims 1-2: the collapsed f1 is not a minimizer of the EPS objectives, f2 (two modalities) is lower for "
           "all n >= M [LCC App B Claim 1] [LCC App B Claim 2]", "[sims][LCC Claim 1][LCC Claim 2]") {
   // M found numerically for alpha = 0.2 over n = 2t .. 96 (pinned; the claims only assert that some M exists)
   CHECK(claim_threshold_n(Objective::triplet, 2, 0.7, 0.2, 96) == 12);
@@ -142,7 +142,7 @@ TEST_CASE("EPS minimizers are not class-collapsed: from a start where A_1 has tw
 }
 
 TEST_CASE("Claims 3-4: beyond rank M the EPS pair terms are minimised at D = beta + alpha (margin) and at "
-          "D_t+j = D_t + alpha (triplet); before M at the other end [LCC App B Claim 3] [LCC App B Claim 4]",
+          "D_t+j = D_t + alpha (triplet), before M at the other end [LCC App B Claim 3] [LCC App B Claim 4]",
           "[sims][LCC Claim 3][LCC Claim 4]") {
   const double alpha = 0.2, beta = 0.5;
   // minimise a (x - beta + alpha)_+ + b (beta - x + alpha)_+ over a fine grid of x

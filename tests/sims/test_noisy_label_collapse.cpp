@@ -64,7 +64,7 @@ TEST_CASE("Theorem 1: every minimizer of E O_trip is class-collapsed at squared 
       }
 }
 
-TEST_CASE("erratum: the proof of Theorem 1 concludes |f(x_j) - f(x_i)| = alpha; with D squared it is "
+TEST_CASE("erratum: the proof of Theorem 1 concludes |f(x_j) - f(x_i)| = alpha, with D squared it is "
           "|f(x_j) - f(x_i)|^2 = alpha [LCC Thm 1]", "[sims][LCC Thm 1][erratum]") {
   const auto c = config(Objective::triplet, 12, 2, 0.8);
   const auto r = minimize_from_random_starts(c, starts(1)).front();
@@ -116,7 +116,7 @@ TEST_CASE("Theorem 2: every minimizer of E O_margin is class-collapsed with D = 
   }
 }
 
-TEST_CASE("erratum in the proof of Theorem 2: it takes P(Y_i = Y_j) = p within a class; it is p^2 + (t-1) q'^2, "
+TEST_CASE("erratum in the proof of Theorem 2: it takes P(Y_i = Y_j) = p within a class, it is p^2 + (t-1) q'^2, "
           "below 1/2 for t = 3, p < 2/3, where the minimizer puts every point in one place [LCC Thm 2]",
           "[sims][LCC Thm 2][erratum]") {
   NoisyLabelModel m{12, 3, 0.6, Triples::distinct};
@@ -154,7 +154,7 @@ TEST_CASE("clean labels (p = 1): zero E O_trip is reached by embeddings that are
   CHECK(rich == 4);
 }
 
-TEST_CASE("erratum: diam(f(A)) < 2 alpha + |f(A) - f(B)| does not give zero triplet loss; diam^2 + alpha <= "
+TEST_CASE("erratum: diam(f(A)) < 2 alpha + |f(A) - f(B)| does not give zero triplet loss, diam^2 + alpha <= "
           "gap^2 does [LCC Sec 4.1]", "[sims][LCC Sec 4.1][erratum]") {
   auto c = config(Objective::triplet, 4, 2, 1.0, Triples::distinct, 1);
   // witness: A = {0, 0.4}, B = {0.5, 0.9}; diam 0.4 < 2 alpha + gap = 0.5, yet a = 0, p = 0.4, n = 0.5 violates the
@@ -179,7 +179,7 @@ TEST_CASE("erratum: diam(f(A)) < 2 alpha + |f(A) - f(B)| does not give zero trip
   }
 }
 
-TEST_CASE("erratum: with beta = alpha the margin loss is zero only on collapsed classes; beta = alpha + diam^2 and "
+TEST_CASE("erratum: with beta = alpha the margin loss is zero only on collapsed classes, beta = alpha + diam^2 and "
           "gap^2 >= diam^2 + 2 alpha give zero [LCC Sec 4.1]", "[sims][LCC Sec 4.1][erratum]") {
   auto c = config(Objective::margin, 4, 2, 1.0, Triples::distinct, 1);
   const double a = c.alpha, diam = 0.3, gap = std::sqrt(diam * diam + 2 * a);
@@ -191,7 +191,7 @@ TEST_CASE("erratum: with beta = alpha the margin loss is zero only on collapsed 
 }
 
 TEST_CASE("phase diagram regions, pinned at a few points: triplet with all triples (t = 2) collapses from p = 0.65, "
-          "not at p = 0.55, and at p = 0.6 only for large n; margin with t = 3 has the proof's structure only for "
+          "not at p = 0.55, and at p = 0.6 only for large n, margin with t = 3 has the proof's structure only for "
           "p > 2/3 [LCC Thm 1] [LCC Thm 2]", "[sims][LCC Thm 1][LCC Thm 2][phase]") {
   struct Pin {
     Objective o;

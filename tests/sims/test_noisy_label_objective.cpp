@@ -106,7 +106,7 @@ TEST_CASE("exact gradients of the expected objectives agree with central differe
     }
 }
 
-TEST_CASE("same seed, same minimizers; another seed, other starts [LCC Thm 1]", "[sims][LCC Thm 1]") {
+TEST_CASE("same seed, same minimizers, another seed, other starts [LCC Thm 1]", "[sims][LCC Thm 1]") {
   const auto c = config(Objective::triplet, 12, 2, 0.7, Triples::distinct);
   MinimizerConfig mc;
   mc.restarts = 2;

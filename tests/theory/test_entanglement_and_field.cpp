@@ -43,7 +43,7 @@ TEST_CASE("gradient step moves the similarities the right way for a small step, 
   }
 }
 
-TEST_CASE("[XHN] Sec 6.1: no top-left movement for alpha <= 0.5; refuted at larger steps (vanilla, gamma = 1)",
+TEST_CASE("XHN Sec 6.1: no top-left movement for alpha <= 0.5, refuted at larger steps (vanilla, gamma = 1)",
           "[theory][XHN Sec 6.1]") {
   const auto rs = check_no_top_left_movement();
   const auto& small = find(rs, "xhn-sec6.1-no-top-left-small-step");

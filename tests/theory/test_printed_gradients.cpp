@@ -34,7 +34,7 @@ TEST_CASE("vanilla triplet gradient has beta = 2 [XHN eqs 29-31]", "[theory][XHN
   CHECK(r.verdict == Verdict::verified);
 }
 
-TEST_CASE("erratum: the vanilla step of eqs 32-34 drops the learning rate; beta = 2 alpha holds [XHN eqs 32-34]",
+TEST_CASE("erratum: the vanilla step of eqs 32-34 drops the learning rate, beta = 2 alpha holds [XHN eqs 32-34]",
           "[theory][XHN eq 32][erratum]") {
   for (const char* id : {"xhn-eq32-34", "xhna-eq11-13"}) {
     const auto& r = find(gradient_claims(), id);

@@ -1,0 +1,43 @@
+// Triplet miners over a batch similarity matrix: positives random / easy (EPS, [LCC] Sec 4.3; [XHN] EP) / hard;
+// negatives random / hard / semi-hard (Schroff et al. 2015) / easy / distance-weighted (Wu et al. 2017); and the
+// named combinations of the papers: EPHN, EPSHN, HPHN, EPEN ([XHN]), trip-sh and eps-trip-sh ([LCC]).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <string>
+
+namespace dmlbench::experiments {
+
+enum class PositiveChoice { random, easy, hard };
+enum class NegativeChoice { random, hard, semi_hard, easy, distance_weighted };
+
+struct MinerConfig {
+  PositiveChoice positive = PositiveChoice::easy;
+  NegativeChoice negative = NegativeChoice::hard;
+  // distance-weighted sampling (Wu et al. 2017, Sec 4): distances clipped below at `dw_cutoff`, weights zero at or
+  // beyond `dw_nonzero_loss_cutoff`; `dw_dim` is the embedding dimension n of q(d) ~ d^(n-2) (1 - d^2/4)^((n-3)/2)
+  double dw_cutoff = 0.5, dw_nonzero_loss_cutoff = 1.4;
+  int dw_dim = 128;
+};
+
+// EPHN: easy positive, hard negative. EPSHN: easy positive, semi-hard negative. HPHN: hard positive, hard
+// negative. EPEN: easy positive, easy negative. trip-sh: random positive, semi-hard negative (the baseline of
+// [LCC] Table 1-2). eps-trip-sh: easy positive, semi-hard negative ([LCC] EPS + Trip + SH).
+MinerConfig named_miner(const std::string& name);
+
+struct MinedTriplets {
+  torch::Tensor anchors, positives, negatives;  // int64 indices into the batch, one triplet per usable anchor
+  std::int64_t skipped_no_positive = 0;         // anchors whose class has one sample in the batch
+  std::int64_t skipped_no_negative = 0;         // anchors with no other class in the batch
+};
+
+// sim: B x B similarities of L2-normalised embeddings (any device); labels: B (int64). One triplet per anchor.
+// Semi-hard: the most similar negative that is less similar than the chosen positive (S_an < S_ap, the closest
+// negative farther than the positive, as in FaceNet's and TensorFlow's semi-hard loss); an anchor without one
+// takes its least similar negative. Random choices draw from `gen` (seeded by the caller).
+MinedTriplets mine_triplets(const torch::Tensor& sim, const torch::Tensor& labels, const MinerConfig& c,
+                            torch::Generator gen);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,97 @@
+#include "dmlbench/experiments/batch_miner.hpp"
+
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+MinerConfig named_miner(const std::string& n) {
+  MinerConfig c;
+  if (n == "EPHN") c = {PositiveChoice::easy, NegativeChoice::hard};
+  else if (n == "EPSHN") c = {PositiveChoice::easy, NegativeChoice::semi_hard};
+  else if (n == "HPHN") c = {PositiveChoice::hard, NegativeChoice::hard};
+  else if (n == "EPEN") c = {PositiveChoice::easy, NegativeChoice::easy};
+  else if (n == "trip-sh") c = {PositiveChoice::random, NegativeChoice::semi_hard};
+  else if (n == "eps-trip-sh") c = {PositiveChoice::easy, NegativeChoice::semi_hard};
+  else if (n == "random") c = {PositiveChoice::random, NegativeChoice::random};
+  else if (n == "distance-weighted") c = {PositiveChoice::random, NegativeChoice::distance_weighted};
+  else
+    throw std::invalid_argument("unknown miner '" + n +
+                                "' (EPHN, EPSHN, HPHN, EPEN, trip-sh, eps-trip-sh, random, distance-weighted)");
+  return c;
+}
+
+namespace {
+
+constexpr double kInf = 1e30;
+
+// Row-wise random choice among the true entries of mask (rows with none give an arbitrary index).
+torch::Tensor random_choice(const torch::Tensor& mask, torch::Generator& gen) {
+  auto u = torch::rand(mask.sizes(), gen, torch::TensorOptions().dtype(torch::kFloat64)).to(mask.device());
+  return torch::where(mask, u, torch::full_like(u, -1.0)).argmax(1);
+}
+
+}  // namespace
+
+MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& labels_in, const MinerConfig& c,
+                            torch::Generator gen) {
+  if (sim_in.dim() != 2 || sim_in.size(0) != sim_in.size(1))
+    throw std::invalid_argument("mine_triplets: the similarity matrix must be square");
+  if (labels_in.dim() != 1 || labels_in.size(0) != sim_in.size(0))
+    throw std::invalid_argument("mine_triplets: one label per batch item");
+  torch::NoGradGuard no_grad;
+  const auto sim = sim_in.detach().to(torch::kFloat64);
+  const auto labels = labels_in.to(sim.device());
+  const auto B = sim.size(0);
+  const auto eye = torch::eye(B, torch::TensorOptions().dtype(torch::kBool).device(sim.device()));
+  const auto same = labels.unsqueeze(0).eq(labels.unsqueeze(1));
+  const auto pos_mask = same.logical_and(eye.logical_not());
+  const auto neg_mask = same.logical_not();
+  const auto has_pos = pos_mask.any(1), has_neg = neg_mask.any(1);
+
+  torch::Tensor p;
+  switch (c.positive) {
+    case PositiveChoice::easy: p = torch::where(pos_mask, sim, torch::full_like(sim, -kInf)).argmax(1); break;
+    case PositiveChoice::hard: p = torch::where(pos_mask, sim, torch::full_like(sim, kInf)).argmin(1); break;
+    case PositiveChoice::random: p = random_choice(pos_mask, gen); break;
+  }
+  torch::Tensor n;
+  switch (c.negative) {
+    case NegativeChoice::hard: n = torch::where(neg_mask, sim, torch::full_like(sim, -kInf)).argmax(1); break;
+    case NegativeChoice::easy: n = torch::where(neg_mask, sim, torch::full_like(sim, kInf)).argmin(1); break;
+    case NegativeChoice::random: n = random_choice(neg_mask, gen); break;
+    case NegativeChoice::semi_hard: {
+      const auto s_ap = sim.gather(1, p.unsqueeze(1));  // B x 1
+      const auto semi = neg_mask.logical_and(sim.lt(s_ap));
+      const auto best = torch::where(semi, sim, torch::full_like(sim, -kInf)).argmax(1);
+      const auto easiest = torch::where(neg_mask, sim, torch::full_like(sim, kInf)).argmin(1);
+      n = torch::where(semi.any(1), best, easiest);
+      break;
+    }
+    case NegativeChoice::distance_weighted: {
+      const double dim = c.dw_dim;
+      const auto d = (2.0 - 2.0 * sim).clamp_min(0.0).sqrt().clamp_min(c.dw_cutoff);
+      auto logw = -(dim - 2.0) * d.log() - ((dim - 3.0) / 2.0) * (1.0 - 0.25 * d * d).clamp_min(1e-12).log();
+      const auto ok = neg_mask.logical_and(d.lt(c.dw_nonzero_loss_cutoff));
+      logw = torch::where(ok, logw, torch::full_like(logw, -kInf));
+      const auto w = (logw - std::get<0>(logw.max(1, true))).exp() * ok.to(torch::kFloat64);
+      // rows with no admissible negative fall back to a uniform choice among all negatives
+      const auto usable = ok.any(1).unsqueeze(1);
+      auto probs = torch::where(usable, w, neg_mask.to(torch::kFloat64));
+      // rows without any negative are dropped below; give them a valid distribution for multinomial
+      probs = probs + has_neg.logical_not().unsqueeze(1).to(torch::kFloat64);
+      n = torch::multinomial(probs.cpu(), 1, false, gen).squeeze(1).to(sim.device());
+      break;
+    }
+  }
+  const auto keep = has_pos.logical_and(has_neg);
+  MinedTriplets out;
+  out.skipped_no_positive = has_pos.logical_not().sum().item<std::int64_t>();
+  out.skipped_no_negative = has_pos.logical_and(has_neg.logical_not()).sum().item<std::int64_t>();
+  const auto idx = torch::arange(B, torch::TensorOptions().dtype(torch::kInt64).device(sim.device()));
+  out.anchors = idx.masked_select(keep);
+  out.positives = p.masked_select(keep);
+  out.negatives = n.masked_select(keep);
+  return out;
+}
+
+}  // namespace dmlbench::experiments
