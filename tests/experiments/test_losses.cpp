@@ -1,0 +1,188 @@
+#include "dmlbench/experiments/gradient_surgery_loss.hpp"
+#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/theory/gradient_decomposition.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace dmlbench::experiments;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+
+namespace {
+
+// one triplet (0, 1, 2) over three given rows
+MinedTriplets single() {
+  MinedTriplets t;
+  t.anchors = torch::tensor({0}, torch::kInt64);
+  t.positives = torch::tensor({1}, torch::kInt64);
+  t.negatives = torch::tensor({2}, torch::kInt64);
+  return t;
+}
+
+torch::Tensor rows(std::vector<std::vector<double>> r) {
+  std::vector<double> v;
+  for (auto& x : r) v.insert(v.end(), x.begin(), x.end());
+  return torch::tensor(v, torch::kFloat64).reshape({long(r.size()), long(r[0].size())});
+}
+
+torch::Tensor random_unit(int B, int d, std::uint64_t seed) {
+  auto gen = at::detail::createCPUGenerator(seed);
+  return torch::nn::functional::normalize(torch::randn({B, d}, gen, torch::kFloat64),
+                                          torch::nn::functional::NormalizeFuncOptions().dim(1));
+}
+
+double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
+
+}  // namespace
+
+TEST_CASE("triplet margin loss: hand values for squared, plain Euclidean and cosine distance", "[experiments][losses]") {
+  // a = (1,0), p = (0,1), n = (-1,0): |a-p|^2 = 2, |a-n|^2 = 4; S_ap = 0, S_an = -1
+  const auto x = rows({{1, 0}, {0, 1}, {-1, 0}});
+  CHECK_THAT(triplet_margin_loss(x, single(), 3.0, TripletDistance::squared_euclidean).item<double>(), WithinAbs(1.0, 1e-12));
+  CHECK_THAT(triplet_margin_loss(x, single(), 1.0, TripletDistance::euclidean).item<double>(),
+             WithinAbs(std::sqrt(2.0) - 2 + 1, 1e-6));  // sqrt(x + 1e-12): 1e-12 / (2 sqrt 2) below 1e-6
+  CHECK_THAT(triplet_margin_loss(x, single(), 1.5, TripletDistance::cosine).item<double>(), WithinAbs(1 - 2 + 1.5, 1e-12));
+  CHECK(triplet_margin_loss(x, single(), 1.0, TripletDistance::squared_euclidean).item<double>() == 0.0);  // satisfied
+  MinedTriplets none;
+  CHECK_THROWS_WITH(triplet_margin_loss(x, none, 1.0, TripletDistance::cosine), Catch::Contains("no triplets"));
+}
+
+TEST_CASE("NCA L1st and L2nd: value by hand and autograd gradient equal the printed updates [XHN eqs 1, 4-6, 13-16]",
+          "[experiments][losses][XHN eq 16]") {
+  const auto x = random_unit(3, 5, 3).requires_grad_(true);
+  const auto t = single();
+  const auto a = x[0].detach(), p = x[1].detach(), n = x[2].detach();
+  const double sap = (a * p).sum().item<double>(), san = (a * n).sum().item<double>();
+  auto l1 = nca_triplet_loss(x, t, 1.0);
+  CHECK_THAT(l1.item<double>(), WithinAbs(std::log1p(std::exp(san - sap)), 1e-12));
+  l1.backward();
+  const double b = 1 / (1 + std::exp(sap - san));  // beta / alpha of [XHN eq 6]
+  CHECK(max_abs(x.grad()[1] + b * a) < 1e-12);    // -dL/df_p = beta f_a (eq 4)
+  CHECK(max_abs(x.grad()[2] - b * a) < 1e-12);    // eq 5
+  CHECK(max_abs(x.grad()[0] - b * (n - p)) < 1e-12);  // eq 6
+  x.mutable_grad().zero_();
+  auto l2 = second_order_triplet_loss(x, t);
+  CHECK_THAT(l2.item<double>(), WithinAbs(std::log1p(std::exp(0.5 * san * san - sap + 0.5 * sap * sap)), 1e-12));
+  l2.backward();
+  const double bw = 1 / (1 + std::exp(sap - 0.5 * sap * sap - 0.5 * san * san)), wap = 1 - sap, wan = san;
+  CHECK(max_abs(x.grad()[1] + bw * wap * a) < 1e-12);                   // eq 13
+  CHECK(max_abs(x.grad()[2] - bw * wan * a) < 1e-12);                   // eq 14
+  CHECK(max_abs(x.grad()[0] - bw * (wan * n - wap * p)) < 1e-12);       // eq 15
+}
+
+TEST_CASE("margin loss with learnable beta: hand value and the beta gradient [LCC Sec 3]", "[experiments][losses]") {
+  const auto x = rows({{0, 0}, {0.3, 0}, {0, 1}});  // D_ap = 0.09, D_an = 1
+  MarginLoss m(2, 0.2, 1.2);
+  m->to(torch::kFloat64);
+  const auto labels = torch::tensor({0, 0, 1}, torch::kInt64);
+  auto l = m->forward(x, labels, single());
+  // (0.09 - 1.2 + 0.2)_+ = 0, (1.2 - 1 + 0.2)_+ = 0.4: one active term. beta is created in float32, so it holds
+  // 1.2f = 1.2000000477 after the conversion to double
+  CHECK_THAT(l.item<double>(), WithinAbs(double(1.2f) - 1 + 0.2, 1e-12));
+  l.backward();
+  CHECK_THAT(m->beta.grad()[0].item<double>(), WithinAbs(1.0, 1e-12));  // d/dbeta of (beta - D_an + alpha)
+  CHECK(m->beta.grad()[1].item<double>() == 0.0);
+}
+
+TEST_CASE("contrastive loss: hand value over all pairs [LCC Sec 3]", "[experiments][losses]") {
+  const auto x = rows({{0, 0}, {0.5, 0}, {0, 0.2}});
+  const auto labels = torch::tensor({0, 0, 1}, torch::kInt64);
+  // pairs (ordered, i != j): same (0,1),(1,0): D = 0.25; different: (0,2),(2,0): D = 0.04 -> (0.5 - 0.04)_+ = 0.46,
+  // (1,2),(2,1): D = 0.29 -> 0.21. Mean over 6 ordered pairs.
+  CHECK_THAT(contrastive_loss(x, labels, 0.5).item<double>(), WithinAbs((2 * 0.25 + 2 * 0.46 + 2 * 0.21) / 6, 1e-12));
+}
+
+TEST_CASE("Multi-Similarity loss equals the theory/ reference of [XGS] for one anchor, value and gradient",
+          "[experiments][losses][XGS eq 12]") {
+  // batch: class 0 = rows 0-2, rows 3-5 one class each. Anchors 0, 1, 2 have positives; 3-5 do not. The loss is the
+  // mean of the three anchor terms, each computed by the theory/ reference (double, [XGS] reconstruction).
+  const auto x = random_unit(6, 4, 5);
+  namespace th = dmlbench::theory;
+  th::xgs::AnchorSet set;
+  auto vec = [&](int i) {
+    Eigen::VectorXd v(4);
+    for (int k = 0; k < 4; ++k) v(k) = x[i][k].item<double>();
+    return v;
+  };
+  set.a = vec(0);
+  set.positives = {vec(1), vec(2)};
+  set.negatives = {vec(3), vec(4), vec(5)};
+  th::xgs::LossParams lp;
+  lp.alpha = 2;
+  lp.beta = 50;
+  lp.lambda = 1.0;
+  const auto sel = th::xgs::ms_mining(set);
+  Eigen::VectorXd stacked(24);
+  for (int i = 0; i < 6; ++i) stacked.segment(4 * i, 4) = vec(i);
+  std::vector<double> sv(stacked.data(), stacked.data() + 24);
+  const double want = th::xgs::ms_loss(sv, 4, 2, 3, sel, lp);
+  const auto labels = torch::tensor({0, 0, 0, 1, 2, 3}, torch::kInt64);
+  double others = 0;  // the terms of anchors 1 and 2
+  for (int i : {1, 2}) {
+    th::xgs::AnchorSet s2;
+    s2.a = vec(i);
+    s2.positives = {vec(0), vec(i == 1 ? 2 : 1)};
+    s2.negatives = {vec(3), vec(4), vec(5)};
+    Eigen::VectorXd st(24);
+    st << s2.a, s2.positives[0], s2.positives[1], s2.negatives[0], s2.negatives[1], s2.negatives[2];
+    std::vector<double> v2(st.data(), st.data() + 24);
+    others += th::xgs::ms_loss(v2, 4, 2, 3, th::xgs::ms_mining(s2), lp);
+  }
+  const double got = multi_similarity_loss(x, labels, 2, 50, 1.0, th::xgs::kMsMiningEpsilon).item<double>();
+  // a few roundings of log1p / exp sums: relative 1e-12
+  CHECK_THAT(got * 3, WithinRel(want + others, 1e-12));
+}
+
+TEST_CASE("gradient surgery equals autograd where the composition is a known loss's gradient [XGS Sec 3]",
+          "[experiments][losses][XGS Table 1]") {
+  const auto x0 = random_unit(12, 6, 9);
+  const auto labels = torch::tensor({0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3}, torch::kInt64);
+  auto gen = at::detail::createCPUGenerator(1);
+  const auto t = mine_triplets(x0.matmul(x0.t()), labels, named_miner("EPHN"), gen);
+  REQUIRE(t.anchors.size(0) == 12);
+  auto grad_of = [&](auto&& loss) {
+    auto x = x0.clone().requires_grad_(true);
+    loss(x).backward();
+    return x.grad().clone();
+  };
+  // cosine x constant(s) x NCA(s) == NCA triplet loss with scale s
+  SurgeryConfig c;
+  c.scale = 16;
+  const auto g1 = grad_of([&](const torch::Tensor& x) { return gradient_surgery_loss(x, t, c); });
+  const auto g2 = grad_of([&](const torch::Tensor& x) { return nca_triplet_loss(x, t, 16); });
+  CHECK(max_abs(g1 - g2) <= 1e-12 * std::max(1.0, max_abs(g2)));
+  // Euclidean x Euclidean pair weight x hinge (margin 4.5: always active) == squared-distance triplet loss
+  c = SurgeryConfig{SurgeryDirection::euclidean, SurgeryPairWeight::euclidean, SurgeryTripletWeight::constant};
+  const auto g3 = grad_of([&](const torch::Tensor& x) { return gradient_surgery_loss(x, t, c); });
+  const auto g4 = grad_of([&](const torch::Tensor& x) { return triplet_margin_loss(x, t, 4.5, TripletDistance::squared_euclidean); });
+  CHECK(max_abs(g3 - g4) <= 1e-12 * std::max(1.0, max_abs(g4)));
+  // negative control: the linear pair weight with the NCA triplet weight is no known loss here: it differs
+  c = SurgeryConfig{SurgeryDirection::cosine, SurgeryPairWeight::linear, SurgeryTripletWeight::nca};
+  const auto g5 = grad_of([&](const torch::Tensor& x) { return gradient_surgery_loss(x, t, c); });
+  CHECK(max_abs(g5 - g2) > 1e-3);
+  // the vectorised factors agree with theory/gradient_decomposition.hpp on the first triplet (Circle composition)
+  namespace th = dmlbench::theory;
+  c = SurgeryConfig{SurgeryDirection::cosine, SurgeryPairWeight::linear, SurgeryTripletWeight::circle};
+  const auto a = t.anchors[0].item<std::int64_t>(), p = t.positives[0].item<std::int64_t>(), n = t.negatives[0].item<std::int64_t>();
+  auto vec = [&](std::int64_t i) {
+    Eigen::VectorXd v(6);
+    for (int k = 0; k < 6; ++k) v(k) = x0[i][k].item<double>();
+    return v;
+  };
+  th::Triplet tr{vec(a), vec(p), vec(n)};
+  const double sap = tr.a.dot(tr.p), san = tr.a.dot(tr.n);
+  const auto d = th::xgs::compose(th::xgs::Direction::cosine, th::xgs::linear_pair_weight(sap, san, 16, 0.25),
+                                  th::xgs::circle_triplet_weight(sap, san, 16, 0.25), tr);
+  // a batch with this triplet alone, so that no row mixes the contributions of several triplets
+  MinedTriplets one;
+  one.anchors = torch::tensor({a});
+  one.positives = torch::tensor({p});
+  one.negatives = torch::tensor({n});
+  auto x = x0.clone().requires_grad_(true);
+  gradient_surgery_loss(x, one, c).backward();
+  for (int k = 0; k < 6; ++k) {
+    CHECK_THAT(-x.grad()[p][k].item<double>(), WithinAbs(d.p(k), 1e-12));
+    CHECK_THAT(-x.grad()[n][k].item<double>(), WithinAbs(d.n(k), 1e-12));
+    CHECK_THAT(-x.grad()[a][k].item<double>(), WithinAbs(d.a(k), 1e-12));
+  }
+}
