@@ -35,8 +35,9 @@ int run_torch_command(const std::vector<std::string>& args) {
 }  // namespace
 
 void add_torch_commands(CLI::App& app, int& exit_code) {
-  for (const char* name : {"info"}) {
-    auto* sub = app.add_subcommand(name, "versions of the libraries and the device --device auto selects (LibTorch)");
+  for (const char* name : {"info", "train"}) {
+    auto* sub = app.add_subcommand(name, std::string(name) == "info" ? "versions of the libraries and the device --device auto selects"
+                                                                      : "metric-learning training runs (LibTorch): train mnist-evenodd");
     sub->allow_extras();
     sub->set_help_flag();  // --help is forwarded to the module
     sub->callback([sub, name, &exit_code] {

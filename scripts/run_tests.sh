@@ -5,5 +5,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${DMLBENCH_BUILD_DIR:-$root/build}"
 bash "$root/scripts/build.sh"
+bash "$root/scripts/fetch_data.sh" "$build/apps/dmlbench"   # the bundled MNIST digits the training tests use
 cd "$build"
 ctest --output-on-failure -j "${DMLBENCH_JOBS:-$(nproc)}" -LE slow "$@"

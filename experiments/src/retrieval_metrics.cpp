@@ -9,19 +9,23 @@
 namespace dmlbench::experiments {
 
 std::vector<double> recall_at_k(const torch::Tensor& emb, const torch::Tensor& labels_in, const std::vector<int>& ks,
-                                std::int64_t block) {
+                                Similarity similarity, std::int64_t block) {
   torch::NoGradGuard no_grad;
   if (emb.dim() != 2 || labels_in.dim() != 1 || labels_in.size(0) != emb.size(0))
     throw std::invalid_argument("recall_at_k: N x d embeddings and N labels");
   const auto N = emb.size(0);
   const int kmax = *std::max_element(ks.begin(), ks.end());
   if (kmax < 1 || kmax >= N) throw std::invalid_argument("recall_at_k: K must lie in [1, N-1], got " + std::to_string(kmax));
-  const auto x = torch::nn::functional::normalize(emb.to(torch::kFloat32), torch::nn::functional::NormalizeFuncOptions().dim(1));
+  const auto x = similarity == Similarity::cosine
+                     ? torch::nn::functional::normalize(emb.to(torch::kFloat32),
+                                                        torch::nn::functional::NormalizeFuncOptions().dim(1))
+                     : emb.to(torch::kFloat32);
   const auto labels = labels_in.to(x.device());
   std::vector<double> hits(ks.size(), 0.0);
   for (std::int64_t s = 0; s < N; s += block) {
     const auto e = std::min(N, s + block);
-    auto sim = x.slice(0, s, e).matmul(x.t());                                   // rows: queries s..e
+    auto sim = similarity == Similarity::cosine ? x.slice(0, s, e).matmul(x.t())      // rows: queries s..e
+                                                : -torch::cdist(x.slice(0, s, e), x).pow(2);
     const auto self = torch::arange(s, e, torch::TensorOptions().dtype(torch::kInt64).device(x.device()));
     sim.scatter_(1, self.unsqueeze(1), -1e9);                                    // the query is not in its gallery
     const auto top = std::get<1>(sim.topk(kmax, 1));                             // (e-s) x kmax

@@ -9,11 +9,14 @@
 
 namespace dmlbench::experiments {
 
-// embeddings: N x d (any device; compared by cosine similarity after L2 normalisation, as the models' outputs
-// are normalised), labels: N. Returns Recall@K for each K: the fraction of queries with a same-label item among
-// their K most similar other items. Computed in query blocks of `block` rows to bound memory.
+enum class Similarity { cosine, euclidean };
+
+// embeddings: N x d (any device), compared by cosine similarity (after L2 normalisation) or by Euclidean distance
+// (for un-normalised embeddings such as the 2-D MNIST ones); labels: N. Returns Recall@K for each K: the fraction
+// of queries with a same-label item among their K nearest other items. Query blocks of `block` rows bound memory.
 std::vector<double> recall_at_k(const torch::Tensor& embeddings, const torch::Tensor& labels,
-                                const std::vector<int>& ks, std::int64_t block = 1024);
+                                const std::vector<int>& ks, Similarity similarity = Similarity::cosine,
+                                std::int64_t block = 1024);
 
 // Lloyd's k-means with k-means++ seeding, seeded; returns the cluster of each row.
 std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, int iterations = 100);
