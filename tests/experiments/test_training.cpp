@@ -107,6 +107,7 @@ TEST_CASE("a run stopped after one epoch and resumed from its checkpoint ends ex
 
 TEST_CASE("training input errors: missing data, bad sampler, too small a batch", "[experiments][training]") {
   auto c = small_config("dmlbench-bad");
+  const auto data = c.data_dir;
   c.sampler = "hard";
   CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("--sampler"));
   c.sampler = "eps";
@@ -114,7 +115,6 @@ TEST_CASE("training input errors: missing data, bad sampler, too small a batch",
   CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("--samples-per-class"));
   c.samples_per_class = 8;
   c.data_dir = "/nonexistent";
-  const auto data = small_config("dmlbench-bad").data_dir;
   CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("official MNIST layout"));
   fs::remove_all(data);
 }
