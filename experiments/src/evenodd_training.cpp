@@ -123,6 +123,7 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
         stopped = true;
         break;
       }
+      const auto ts = std::chrono::steady_clock::now();
       const auto b = sampler.next_batch();
       const auto bi = torch::tensor(std::vector<std::int64_t>(b.begin(), b.end()));
       const auto x = train_x.index({bi}).to(dev), y = train_y.index({bi}).to(dev);
@@ -136,6 +137,7 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
       opt.step();
       const double lv = loss.item<double>();
       if (!std::isfinite(lv)) throw std::runtime_error("training diverged: loss " + std::to_string(lv) + " at step " + std::to_string(r.steps));
+      r.train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
       loss_sum += lv;
       ++n_steps;
       ++r.steps;
@@ -200,7 +202,8 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
                              {"last_loss", r.last_loss}, {"skipped_anchors", r.skipped_anchors}, {"ks", r.ks},
                              {"recall_train_digits", r.recall_train_digits}, {"recall_test_digits", r.recall_test_digits},
                              {"nmi_train_digits", r.nmi_train_digits}, {"nmi_test_digits", r.nmi_test_digits},
-                             {"seconds", r.seconds}}.dump(2));
+                             {"seconds", r.seconds}, {"train_seconds", r.train_seconds},
+                             {"torch_threads", torch::get_num_threads()}}.dump(2));
   return r;
 }
 

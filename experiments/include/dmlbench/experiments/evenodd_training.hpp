@@ -34,6 +34,7 @@ struct EvenOddResult {
   double first_loss = 0, last_loss = 0;                         // mean training loss of the first and last epoch
   long steps = 0;
   double seconds = 0;
+  double train_seconds = 0;  // time inside the training steps alone (no evaluation, logging or checkpoints)
   std::int64_t skipped_anchors = 0;
 };
 
