@@ -1,8 +1,8 @@
 #include "claims_report.hpp"
 
+#include "dmlbench/experiments/atomic_file.hpp"
+
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -32,20 +32,6 @@ json to_json(const th::ClaimResult& r) {
   if (!r.witness.empty()) j["witness"] = r.witness;
   if (!r.note.empty()) j["note"] = r.note;
   return j;
-}
-
-// Writes through a temporary file and a rename, so a killed run never leaves a half-written file.
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path p(path);
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw std::runtime_error("cannot write " + tmp);
-    f << text;
-    if (!f) throw std::runtime_error("write failed: " + tmp);
-  }
-  std::filesystem::rename(tmp, p);
 }
 
 std::string sci(double v) {
@@ -115,7 +101,7 @@ void report_claims(const std::string& title, const std::vector<th::ClaimResult>&
   std::cout << "\n(" << std::fixed << std::setprecision(2) << secs << " s)\n";
   const json prov = provenance(config);
   if (!md_path.empty()) {
-    write_atomically(md_path, markdown(title, rs, prov));
+    experiments::write_file_atomically(md_path, markdown(title, rs, prov));
     std::cout << "wrote " << md_path << "\n";
   }
   if (!json_path.empty()) {
@@ -123,7 +109,7 @@ void report_claims(const std::string& title, const std::vector<th::ClaimResult>&
     j["claims"] = json::array();
     for (const auto& r : rs) j["claims"].push_back(to_json(r));
     j["seconds"] = secs;
-    write_atomically(json_path, j.dump(2) + "\n");
+    experiments::write_file_atomically(json_path, j.dump(2) + "\n");
     std::cout << "wrote " << json_path << "\n";
   }
 }

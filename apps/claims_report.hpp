@@ -13,7 +13,6 @@ namespace dmlbench::app {
 
 nlohmann::ordered_json provenance(const nlohmann::ordered_json& config);
 nlohmann::ordered_json to_json(const theory::ClaimResult& r);
-void write_atomically(const std::string& path, const std::string& text);
 std::string sci(double v);
 void print_table(const std::vector<theory::ClaimResult>& rs, std::ostream& out);
 std::string markdown(const std::string& title, const std::vector<theory::ClaimResult>& rs, const nlohmann::ordered_json& prov);

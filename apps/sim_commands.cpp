@@ -2,14 +2,13 @@
 #include "commands.hpp"
 
 #include "claims_report.hpp"
+#include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/sims/collapse_claims.hpp"
 #include "dmlbench/sims/collapse_minimizer.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -117,7 +116,7 @@ void add_sim_commands(CLI::App& app) {
     if (pa->out.empty()) {
       std::cout << csv.str();
     } else {
-      write_atomically(pa->out, csv.str());
+      experiments::write_file_atomically(pa->out, csv.str());
       std::cerr << "wrote " << pa->out << "\n";
     }
   });
@@ -195,10 +194,7 @@ void add_sim_commands(CLI::App& app) {
       out["best_objective"] = best;
     }
     if (!a->out.empty()) {
-      const std::filesystem::path p(a->out);
-      if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
-      std::ofstream(a->out + ".tmp") << out.dump(2) << "\n";
-      std::filesystem::rename(a->out + ".tmp", a->out);
+      experiments::write_file_atomically(a->out, out.dump(2) + "\n");
       std::cout << "wrote " << a->out << "\n";
     }
   });

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "claims_report.hpp"
+#include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/theory/claims.hpp"
 #include "dmlbench/theory/vector_field.hpp"
 
@@ -9,8 +10,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -49,7 +48,7 @@ void add_field_command(CLI::App* parent) {
     if (out_path->empty()) {
       std::cout << o.str();
     } else {
-      write_atomically(*out_path, o.str());
+      experiments::write_file_atomically(*out_path, o.str());
       std::cerr << "wrote " << samples.size() << " points to " << *out_path << "\n";
     }
     std::cerr << std::setprecision(3) << "S_ap decreasing: " << st.ap_decreasing << ", S_an increasing: "

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/evenodd_training.hpp"
 
+#include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/batch_miner.hpp"
 #include "dmlbench/experiments/class_balanced_sampler.hpp"
 #include "dmlbench/experiments/device.hpp"
@@ -43,12 +44,6 @@ json config_json(const EvenOddConfig& c) {
           {"optimizer", "Adam"}, {"loss", "triplet, squared Euclidean"}, {"margin", c.margin},
           {"holdout", c.holdout}, {"embedding_dim", c.embedding_dim}, {"max_steps", c.max_steps},
           {"data_dir", fs::absolute(c.data_dir).string()}};
-}
-
-void write_text_atomically(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  std::ofstream(tmp) << text;
-  fs::rename(tmp, p);
 }
 
 torch::Tensor images_of(const LabeledImages& d, const std::vector<int>& idx) {
@@ -164,7 +159,7 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
     fs::rename(ck_model.string() + ".tmp", ck_model);
     torch::save(opt, (ck_opt.string() + ".tmp"));
     fs::rename(ck_opt.string() + ".tmp", ck_opt);
-    write_text_atomically(ck_meta, json{{"config", config_json(c)}, {"epochs_done", epoch + 1}, {"steps", r.steps},
+    write_file_atomically(ck_meta.string(), json{{"config", config_json(c)}, {"epochs_done", epoch + 1}, {"steps", r.steps},
                                         {"first_loss", r.first_loss}, {"last_loss", r.last_loss},
                                         {"skipped_anchors", r.skipped_anchors}, {"scatter", scatter_rows}}.dump());
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -191,13 +186,13 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
     for (std::int64_t i = 0; i < e.size(0); ++i)
       csv << name << "," << d[std::size_t(i)] << "," << e[i][0].item<float>() << ","
           << (e.size(1) > 1 ? e[i][1].item<float>() : 0.0f) << "\n";
-  write_text_atomically(out / "embeddings.csv", csv.str());
+  write_file_atomically((out / "embeddings.csv").string(), csv.str());
   std::ostringstream sc;
   sc << "# " << json{{"config", config_json(c)}, {"figure", "XHN Fig 6: easiest positive, hardest negative"}}.dump()
      << "\nepoch,s_ap,s_an\n";
   for (const auto& row : scatter_rows) sc << row[0] << "," << row[1].get<double>() << "," << row[2].get<double>() << "\n";
-  write_text_atomically(out / "scatter.csv", sc.str());
-  write_text_atomically(out / "metrics.json",
+  write_file_atomically((out / "scatter.csv").string(), sc.str());
+  write_file_atomically((out / "metrics.json").string(),
                         json{{"config", config_json(c)}, {"steps", r.steps}, {"first_loss", r.first_loss},
                              {"last_loss", r.last_loss}, {"skipped_anchors", r.skipped_anchors}, {"ks", r.ks},
                              {"recall_train_digits", r.recall_train_digits}, {"recall_test_digits", r.recall_test_digits},

@@ -1,4 +1,5 @@
 // Entry point of the LibTorch sub-commands (info; later train), called by apps/ through dlopen.
+#include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/evenodd_training.hpp"
 
@@ -12,7 +13,6 @@
 #include <exception>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -132,10 +132,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
       std::cout << "\n";
       summary["rows"].push_back(row);
     }
-    std::filesystem::create_directories(root);
     const auto path = (std::filesystem::path(root) / "summary.json").string();
-    std::ofstream(path + ".tmp") << summary.dump(2) << "\n";
-    std::filesystem::rename(path + ".tmp", path);
+    ex::write_file_atomically(path, summary.dump(2) + "\n");
     std::cout << "wrote " << path << "\n";
   });
 

@@ -92,10 +92,7 @@ template <class W>
 double evaluate(const ObjectiveConfig& c, const double* x, double* gradient, const W& w) {
   const int n = c.model.n, m = c.dim;
   const bool all = c.model.triples == Triples::all;
-  Eigen::Map<const Eigen::MatrixXd> F(x, m, n);  // column i = f(x_i)
-  Eigen::MatrixXd D(n, n);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) D(i, j) = (F.col(i) - F.col(j)).squaredNorm();
+  const Eigen::MatrixXd D = squared_distances(c, x);
   Eigen::MatrixXd P(n, n);
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) P(i, j) = w.pair(i, j);

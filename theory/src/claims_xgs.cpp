@@ -15,12 +15,6 @@ namespace {
 
 using namespace xgs;
 
-Eigen::VectorXd stack(const Triplet& t) {
-  Eigen::VectorXd x(3 * t.a.size());
-  x << t.a, t.p, t.n;
-  return x;
-}
-
 // Largest coordinate error of the composed descent against -grad L (autodiff), relative to max(1, |grad L|_inf):
 // the losses with scale 16 or beta 50 have gradients of that size.
 double relative_error(const Eigen::VectorXd& composed, const Eigen::VectorXd& grad) {
@@ -30,7 +24,7 @@ double relative_error(const Eigen::VectorXd& composed, const Eigen::VectorXd& gr
 template <class Loss>
 Eigen::VectorXd loss_gradient(const Triplet& t, Loss&& loss) {
   const int d = int(t.a.size());
-  return autodiff_gradient([&](const std::vector<Dual>& v) { return loss(v, d); }, stack(t));
+  return autodiff_gradient([&](const std::vector<Dual>& v) { return loss(v, d); }, stacked(t));
 }
 
 const char* kRelReason = "autodiff vs composed product, relative to max(1,|grad|): ~20 roundings of size eps x scale; "
@@ -60,7 +54,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return euclidean_triplet_loss(v, d, lp); });
                   const auto td = compose(Direction::euclidean, euclidean_pair_weight(s.t),
                                           hinge_triplet_weight(s.t, lp.margin), s.t);
-                  return relative_error(stack({td.a, td.p, td.n}), g);
+                  return relative_error(stacked({td.a, td.p, td.n}), g);
                 },
                 [&](const Sample& s) { return (s.t.a - s.t.p).squaredNorm() - (s.t.a - s.t.n).squaredNorm() + lp.margin; });
   decomposition("xgs-triplet-cosine",
@@ -69,7 +63,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return nca_cosine_triplet_loss(v, d, lp); });
                   const auto td = compose(Direction::cosine, constant_pair_weight(lp.scale),
                                           nca_triplet_weight(s.s.ap, s.s.an, lp.scale), s.t);
-                  return relative_error(stack({td.a, td.p, td.n}), g);
+                  return relative_error(stacked({td.a, td.p, td.n}), g);
                 });
   decomposition("xgs-circle",
                 "Circle loss (Sun 2020, alpha detached): cosine direction x P_L = gamma[1+m-S_ap]_+, gamma[S_an+m]_+ x T_Circle",
@@ -77,7 +71,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return circle_loss(v, d, lp); });
                   const auto td = compose(Direction::cosine, linear_pair_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m),
                                           circle_triplet_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m), s.t);
-                  return relative_error(stack({td.a, td.p, td.n}), g);
+                  return relative_error(stacked({td.a, td.p, td.n}), g);
                 });
   decomposition("xgs-binomial",
                 "binomial deviance (Yi 2014): cosine direction x P_S = alpha/(1+e^{alpha(S_ap-l)}), beta/(1+e^{-beta(S_an-l)}) x T_1",
@@ -85,7 +79,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return binomial_deviance_loss(v, d, lp); });
                   const auto td = compose(Direction::cosine, sigmoid_pair_weight(s.s.ap, s.s.an, lp.alpha, lp.beta, lp.lambda),
                                           constant_triplet_weight(), s.t);
-                  return relative_error(stack({td.a, td.p, td.n}), g);
+                  return relative_error(stacked({td.a, td.p, td.n}), g);
                 });
   decomposition("xgs-sct",
                 "SCT (Xuan 2020): cosine direction x P_c with the positive masked by M_SC1 (S_an > S_ap) x T_NCA, "
@@ -96,7 +90,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const PairWeights w = sel ? PairWeights{0.0, lp.sct_lambda} : constant_pair_weight(lp.scale);
                   const double tw = sel ? 1.0 : nca_triplet_weight(s.s.ap, s.s.an, lp.scale);
                   const auto td = compose(Direction::cosine, w, tw, s.t);
-                  return relative_error(stack({td.a, td.p, td.n}), g);
+                  return relative_error(stacked({td.a, td.p, td.n}), g);
                 },
                 [](const Sample& s) { return s.s.an - s.s.ap; });
 

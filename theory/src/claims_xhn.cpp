@@ -19,17 +19,11 @@ ClaimResult alias(ClaimResult r, std::string id, std::string paper, std::string 
   return r;
 }
 
-Eigen::VectorXd stack(const Triplet& t) {
-  Eigen::VectorXd x(3 * t.a.size());
-  x << t.a, t.p, t.n;
-  return x;
-}
-
 // The step x - lr * grad L(x) with grad L by autodiff of the loss definition.
 template <class Loss>
 Eigen::VectorXd autodiff_step(const Triplet& t, double lr, Loss&& loss) {
   const int d = int(t.a.size());
-  const Eigen::VectorXd x = stack(t);
+  const Eigen::VectorXd x = stacked(t);
   return x - lr * autodiff_gradient([&](const std::vector<Dual>& v) { return loss(v, d); }, x);
 }
 
@@ -68,7 +62,7 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
       samples,
       [](const Sample& s) {
         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return nca_triplet_loss_features(v, d); });
-        return (stack(nca_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
+        return (stacked(nca_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
       },
       zero));
   out.push_back(check_identity(
@@ -78,7 +72,7 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
       samples,
       [](const Sample& s) {
         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return second_order_loss_features(v, d); });
-        return (stack(second_order_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
+        return (stacked(second_order_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
       },
       zero));
   out.push_back(check_identity(
@@ -89,7 +83,7 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
       [](const Sample& s) {
         const int d = int(s.t.a.size());
         const Eigen::VectorXd g = autodiff_gradient(
-            [d](const std::vector<Dual>& v) { return margin_triplet_loss_features(v, d); }, stack(s.t));
+            [d](const std::vector<Dual>& v) { return margin_triplet_loss_features(v, d); }, stacked(s.t));
         const double b = kMarginGradientBeta;
         Eigen::VectorXd printed(3 * d);
         printed << b * (s.t.n - s.t.p), -b * (s.t.a - s.t.p), b * (s.t.a - s.t.n);
@@ -103,12 +97,12 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
       samples,
       [](const Sample& s) {
         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-        return (stack(margin_update(s.t, kMarginGradientBeta)) - want).cwiseAbs().maxCoeff();
+        return (stacked(margin_update(s.t, kMarginGradientBeta)) - want).cwiseAbs().maxCoeff();
       },
       zero,
       [](const Sample& s) {
         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-        return (stack(margin_update(s.t, margin_step_beta(s.lr))) - want).cwiseAbs().maxCoeff();
+        return (stacked(margin_update(s.t, margin_step_beta(s.lr))) - want).cwiseAbs().maxCoeff();
       },
       "beta = 2 alpha: the learning rate is dropped between eqs 29-31 and 32-34 (printed form is the step for alpha = 1)");
   out.push_back(r);

@@ -24,6 +24,13 @@ struct Triplet {
   Eigen::VectorXd n;
 };
 
+// [f_a; f_p; f_n] as one vector of 3d coordinates: the layout the autodiff gradients of the losses use.
+inline Eigen::VectorXd stacked(const Triplet& t) {
+  Eigen::VectorXd x(3 * t.a.size());
+  x << t.a, t.p, t.n;
+  return x;
+}
+
 inline void require_unit_triplet(const Triplet& t) {
   require_same_dimension(t.a, t.p, t.n);
   require_unit("anchor f_a", t.a);
