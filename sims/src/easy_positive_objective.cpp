@@ -47,7 +47,7 @@ EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::Matr
       if (c.objective == Objective::triplet) {
         for (int kc = 0; kc < t; ++kc) {  // weight of a later k of true class kc
           double s = 0;
-          const auto pk = m.label_distribution(kc * (n / t));
+          const auto& pk = pi[std::size_t(kc * (n / t))];  // a point of true class kc
           for (int cl = 0; cl < t; ++cl) s += ac[std::size_t(cl)] * (1 - pk[std::size_t(cl)]);
           s_after[std::size_t(kc)] = s;
         }

@@ -139,7 +139,7 @@ double eps(const ObjectiveConfig& c, const Eigen::MatrixXd& D, Eigen::MatrixXd* 
       }
       s_before[r] = sb;
       for (std::size_t kc = 0; kc < nt; ++kc) {
-        const auto& pk = m.label_distribution(int(kc) * (n / t));
+        const auto& pk = pi[kc * std::size_t(n / t)];  // a point of true class kc
         double sa = 0;
         for (std::size_t cl = 0; cl < nt; ++cl) sa += ac[cl] * (1 - pk[cl]);
         s_after[r * nt + kc] = sa;
