@@ -12,5 +12,7 @@ void add_data_commands(CLI::App& app);
 void add_field_command(CLI::App* parent);
 // Sub-commands forwarded to the LibTorch module; its exit status lands in exit_code.
 void add_torch_commands(CLI::App& app, int& exit_code);
+// `report`: the stages, the notebooks and REPORT.md; its exit status lands in exit_code.
+void add_report_command(CLI::App& app, int& exit_code);
 
 }  // namespace dmlbench::app

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   dmlbench::app::add_data_commands(app);
   int torch_exit = 0;
   dmlbench::app::add_torch_commands(app, torch_exit);
+  int report_exit = 0;
+  dmlbench::app::add_report_command(app, report_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -22,5 +24,5 @@ int main(int argc, char** argv) {
     std::cerr << "dmlbench: error: " << e.what() << "\n";
     return 2;
   }
-  return torch_exit;
+  return torch_exit != 0 ? torch_exit : report_exit;
 }

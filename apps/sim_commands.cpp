@@ -179,6 +179,14 @@ void add_sim_commands(CLI::App& app) {
                              {"max_interclass_sq_distance", r.structure.max_interclass_sq_distance},
                              {"subclusters", r.structure.subclusters}, {"threshold", r.structure.threshold},
                              {"collapsed", r.structure.collapsed}});
+      // The minimizer itself (row i = f(x_i)) with each point's true class, for the embedding figures.
+      json pts = json::array(), cls = json::array();
+      for (int i = 0; i < a->c.model.n; ++i) {
+        pts.push_back(std::vector<double>(r.x.data() + i * a->c.dim, r.x.data() + (i + 1) * a->c.dim));
+        cls.push_back(a->c.model.class_of(i));
+      }
+      out["runs"].back()["points"] = pts;
+      out["runs"].back()["true_class"] = cls;
     }
     std::cout << n_collapsed << " of " << runs.size() << " minimizers class-collapsed (" << std::setprecision(3)
               << secs << " s)\n";

@@ -4,6 +4,9 @@
 #include "claims_report.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/theory/claims.hpp"
+#include "dmlbench/theory/projection_strength.hpp"
+#include "dmlbench/theory/second_order_loss.hpp"
+#include "dmlbench/theory/triplet_sampler.hpp"
 #include "dmlbench/theory/vector_field.hpp"
 
 #include <nlohmann/json.hpp>
@@ -15,6 +18,8 @@
 #include <map>
 #include <cmath>
 #include <sstream>
+#include <algorithm>
+#include <random>
 
 namespace dmlbench::app {
 
@@ -56,6 +61,90 @@ void add_field_command(CLI::App* parent) {
     for (int k = 0; k < 5; ++k)
       std::cerr << " " << th::name(th::Movement(k)) << " " << st.movement_fraction[std::size_t(k)];
     std::cerr << "\n";
+  });
+}
+
+
+// Writes a CSV (with its '#'-line provenance) to a file atomically, or to stdout when path is empty.
+static void emit_csv(const std::string& path, const std::string& text, std::size_t rows) {
+  if (path.empty()) {
+    std::cout << text;
+  } else {
+    experiments::write_file_atomically(path, text);
+    std::cerr << "wrote " << rows << " rows to " << path << "\n";
+  }
+}
+
+void add_surface_and_projection_commands(CLI::App* theory) {
+  // --- surface: L2nd over (S_ap, S_an) with its gradient ([XHN eq 16]) --------------------------------------
+  auto* surface = theory->add_subcommand("surface", "the 2nd-order loss L2nd of [XHN eq 16] and its gradient "
+                                                     "(dL/dS_ap, dL/dS_an) over a grid of (S_ap, S_an), as CSV");
+  struct SurfaceArgs {
+    int grid = 41;
+    double lo = -1.0, hi = 1.0;
+    std::string out;
+  };
+  auto sa = std::make_shared<SurfaceArgs>();
+  surface->add_option("--grid", sa->grid, "grid x grid points, ends included")->check(CLI::Range(2, 2000))->capture_default_str();
+  surface->add_option("--lo", sa->lo, "lowest similarity (>= -1)")->capture_default_str();
+  surface->add_option("--hi", sa->hi, "highest similarity (<= 1)")->capture_default_str();
+  surface->add_option("--out", sa->out, "CSV file (default: stdout)");
+  surface->callback([sa] {
+    th::require_similarity("--lo", sa->lo);
+    th::require_similarity("--hi", sa->hi);
+    if (!(sa->lo < sa->hi)) throw th::domain_error("--lo must be below --hi");
+    std::ostringstream o;
+    o << "# " << provenance({{"command", "theory surface"}, {"loss", "l2nd"}, {"paper", "XHN eq 16"}, {"grid", sa->grid},
+                             {"lo", sa->lo}, {"hi", sa->hi}}).dump() << "\n";
+    // The gradient is the autodiff derivative of the printed loss, the same one the eq 13-15 claims check.
+    o << "s_ap,s_an,loss,dL_dS_ap,dL_dS_an\n" << std::setprecision(12);
+    std::size_t rows = 0;
+    for (int i = 0; i < sa->grid; ++i)
+      for (int j = 0; j < sa->grid; ++j) {
+        const double s_ap = sa->lo + (sa->hi - sa->lo) * i / (sa->grid - 1);
+        const double s_an = sa->lo + (sa->hi - sa->lo) * j / (sa->grid - 1);
+        const Eigen::Vector2d g =
+            th::autodiff_gradient2([](const auto& x, const auto& y) { return th::second_order_loss(x, y); }, s_ap, s_an);
+        // + 0.0 turns a -0 derivative into 0 in the CSV.
+        o << s_ap << "," << s_an << "," << th::second_order_loss(s_ap, s_an) << "," << g[0] + 0.0 << "," << g[1] + 0.0
+          << "\n";
+        ++rows;
+      }
+    emit_csv(sa->out, o.str(), rows);
+  });
+
+  // --- projection: [XGS eq 20] projection strengths, closed form and measured on vectors ------------------------
+  auto* proj = theory->add_subcommand("projection", "effective projection strength of the Euclidean and cosine "
+                                                     "gradient directions against pair similarity S ([XGS eq 20], "
+                                                     "reconstructed), closed form and measured on random unit vectors");
+  struct ProjArgs {
+    int points = 201, dim = 16;
+    std::uint64_t seed = 20261121;
+    std::string out;
+  };
+  auto pa = std::make_shared<ProjArgs>();
+  proj->add_option("--points", pa->points, "values of S in [-1, 1], ends included")->check(CLI::Range(2, 100000))->capture_default_str();
+  proj->add_option("--dim", pa->dim, "dimension of the random unit vectors (>= 3)")->check(CLI::Range(3, 4096))->capture_default_str();
+  proj->add_option("--seed", pa->seed, "seed of the random vectors")->capture_default_str();
+  proj->add_option("--out", pa->out, "CSV file (default: stdout)");
+  proj->callback([pa] {
+    std::mt19937_64 rng(pa->seed);
+    std::ostringstream o;
+    o << "# " << provenance({{"command", "theory projection"}, {"paper", "XGS eq 20 (reconstructed), Fig 2 right"},
+                             {"points", pa->points}, {"dim", pa->dim}, {"seed", pa->seed}}).dump() << "\n";
+    o << "s,euclidean,cosine,euclidean_measured,cosine_measured\n" << std::setprecision(12);
+    for (int i = 0; i < pa->points; ++i) {
+      const double s = std::clamp(-1.0 + 2.0 * i / (pa->points - 1), -1.0, 1.0);
+      // f_a, f_p unit vectors at similarity s: f_p = s u + sqrt(1-s^2) v for random orthonormal u, v.
+      const Eigen::MatrixXd frame = th::random_orthonormal_frame(std::max(pa->dim, 3), rng);
+      const Eigen::VectorXd fa = frame.col(0), fp = s * frame.col(0) + th::sine_of(s) * frame.col(1);
+      const Eigen::VectorXd diff = fa - fp;
+      // At S = 1 the Euclidean direction (f_a - f_p)/|f_a - f_p| is undefined: its cell is left empty.
+      o << s << "," << th::euclidean_projection_strength(s) << "," << th::cosine_projection_strength(s) << ",";
+      if (diff.norm() > 0) o << th::measured_projection_strength(diff / diff.norm(), fp);
+      o << "," << th::measured_projection_strength(fa, fp) << "\n";
+    }
+    emit_csv(pa->out, o.str(), std::size_t(pa->points));
   });
 }
 
@@ -109,6 +198,7 @@ void add_theory_commands(CLI::App& app) {
   });
 
   add_field_command(theory);
+  add_surface_and_projection_commands(theory);
 }
 
 }  // namespace dmlbench::app

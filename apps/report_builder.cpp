@@ -1,0 +1,740 @@
+#include "report_builder.hpp"
+
+#include "dmlbench/experiments/atomic_file.hpp"
+
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace dmlbench::report {
+
+namespace fs = std::filesystem;
+
+// ------------------------------------------------------------------------------------------------ claims rows
+
+static std::string sci(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_number()) return "n/a";
+  std::ostringstream o;
+  o << std::scientific << std::setprecision(1) << v.get<double>();
+  return o.str();
+}
+
+static std::string fixed1(double v) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(1) << v;
+  return o.str();
+}
+
+static std::string str_or(const json& j, const char* key, const std::string& fallback = "") {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : fallback;
+}
+
+std::vector<ClaimRow> claim_rows_from_claims_json(const json& j) {
+  if (!j.contains("claims") || !j["claims"].is_array())
+    throw std::runtime_error("claims file has no \"claims\" array");
+  std::vector<ClaimRow> rows;
+  for (const auto& c : j["claims"]) {
+    for (const char* key : {"id", "paper", "equation", "statement", "verdict"})
+      if (!c.contains(key) || !c[key].is_string())
+        throw std::runtime_error(std::string("claim without a string \"") + key + "\": " + c.dump().substr(0, 120));
+    ClaimRow r;
+    r.id = c["id"];
+    r.paper = c["paper"];
+    r.where = c["equation"];
+    r.statement = c["statement"];
+    r.verdict = c["verdict"];
+    std::ostringstream m;
+    m << "error " << sci(c.value("max_error", json())) << " (tol " << sci(c.value("tolerance", json())) << ", "
+      << c.value("samples", 0) << " samples)";
+    if (c.contains("corrected_error")) m << "; corrected form " << sci(c["corrected_error"]);
+    r.measured = m.str();
+    r.corrected_form = str_or(c, "corrected_form");
+    r.witness = str_or(c, "witness");
+    r.note = str_or(c, "note");
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+std::vector<ClaimRow> claim_rows_from_evenodd_summary(const json& j, double alpha) {
+  if (!j.contains("rows") || !j["rows"].is_array()) throw std::runtime_error("training summary has no \"rows\" array");
+  std::vector<ClaimRow> rows;
+  for (const auto& row : j["rows"]) {
+    if (!row.contains("random") || !row.contains("eps")) continue;  // one sampler only: no comparison to make
+    const std::string metric = row.at("metric");
+    const auto& rnd = row["random"];
+    const auto& eps = row["eps"];
+    const double pr = rnd.at("paper"), pe = eps.at("paper");
+    const std::size_t seeds = rnd.at("seeds").size();
+    ClaimRow r;
+    std::string slug = metric;
+    std::string clean;
+    for (char ch : slug)
+      if (ch != '@') clean += ch == ' ' ? '-' : char(std::tolower(static_cast<unsigned char>(ch)));
+    slug = clean;
+    r.id = "lcc-table1-" + slug;
+    r.paper = "LCC";
+    r.where = "Table 1";
+    r.statement = std::string("EPS ") + (pe > pr ? "raises" : "lowers") + " digit-level " + metric +
+                  " of a triplet loss trained on even/odd labels";
+    r.paper_value = fixed1(pr) + " -> " + fixed1(pe);
+    std::ostringstream m;
+    auto ms = [seeds](const json& s) {
+      return fixed1(s.at("mean")) +
+             (seeds > 1 && s.at("std").is_number() ? " +- " + fixed1(s["std"].get<double>()) : std::string());
+    };
+    m << "random " << ms(rnd) << ", EPS " << ms(eps) << " (" << seeds << (seeds == 1 ? " seed" : " seeds") << ")";
+    const json p = row.value("p_value", json());
+    const bool holds = row.value("paper_direction_holds", false);
+    if (p.is_number()) {
+      std::ostringstream ps;
+      ps << std::setprecision(2) << p.get<double>();
+      m << "; Welch p = " << ps.str();
+      const bool significant = p.get<double>() < alpha;
+      r.verdict = significant ? (holds ? "verified" : "refuted") : "not-reproducible";
+      if (!significant)
+        r.note = std::string("the difference is not significant at p < ") + fixed1(alpha * 100) + "% (direction " +
+                 (holds ? "as" : "against") + " the paper)";
+      else if (!holds)
+        r.witness = "EPS minus random = " + fixed1(row.value("eps_minus_random", 0.0)) + " points over " +
+                    std::to_string(seeds) + " seeds";
+    } else {
+      r.verdict = "not-reproducible";
+      r.note = "no significance test: fewer than two seeds per sampler, or no spread (quick profile runs one seed)";
+    }
+    r.measured = m.str();
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+static std::string cell(std::string s) {  // one Markdown table cell: no pipes, no newlines
+  for (auto& ch : s)
+    if (ch == '\n') ch = ' ';
+  std::string o;
+  for (char ch : s) o += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return o.empty() ? "-" : o;
+}
+
+std::string claims_table_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  o << "| id | paper | where | claim | measured | paper's number | verdict |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& r : rows)
+    o << "| `" << r.id << "` | " << cell(r.paper) << " | " << cell(r.where) << " | " << cell(r.statement) << " | "
+      << cell(r.measured) << " | " << cell(r.paper_value) << " | **" << r.verdict << "** |\n";
+  return o.str();
+}
+
+std::string errata_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  int n = 0;
+  for (const auto& r : rows)
+    if (r.verdict == "erratum") {
+      ++n;
+      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`: printed: " << r.statement
+        << "\n  - corrected form: " << (r.corrected_form.empty() ? "(none given)" : r.corrected_form)
+        << "\n  - witness: " << (r.witness.empty() ? "(none given)" : r.witness) << "\n";
+    }
+  if (n == 0) o << "No erratum.\n";
+  return o.str();
+}
+
+std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  int n = 0;
+  for (const auto& r : rows)
+    if (r.verdict == "refuted" || r.verdict == "not-reproducible") {
+      ++n;
+      o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`: " << r.statement << "\n";
+      if (!r.witness.empty()) o << "  - witness: " << r.witness << "\n";
+      if (!r.note.empty()) o << "  - " << r.note << "\n";
+    }
+  if (n == 0) o << "None.\n";
+  return o.str();
+}
+
+json claims_json(const std::vector<ClaimRow>& rows) {
+  json a = json::array();
+  for (const auto& r : rows) {
+    json c = {{"id", r.id},       {"paper", r.paper},         {"where", r.where},         {"statement", r.statement},
+              {"measured", r.measured}, {"paper_value", r.paper_value}, {"verdict", r.verdict}};
+    if (!r.corrected_form.empty()) c["corrected_form"] = r.corrected_form;
+    if (!r.witness.empty()) c["witness"] = r.witness;
+    if (!r.note.empty()) c["note"] = r.note;
+    a.push_back(c);
+  }
+  return a;
+}
+
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis 0xcbf29ce484222325
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  std::ostringstream o;
+  o << std::hex << std::setw(16) << std::setfill('0') << h;
+  return o.str();
+}
+
+// ------------------------------------------------------------------------------------------------ manifest
+
+static std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+static json read_json(const std::string& path) {
+  try {
+    return json::parse(read_text(path));
+  } catch (const json::exception& e) {
+    throw std::runtime_error(path + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+std::vector<NotebookSpec> read_manifest(const std::string& path) {
+  const json j = read_json(path);
+  if (!j.contains("notebooks") || !j["notebooks"].is_array())
+    throw std::runtime_error(path + ": no \"notebooks\" array");
+  std::vector<NotebookSpec> out;
+  std::set<std::string> files;
+  for (const auto& nb : j["notebooks"]) {
+    NotebookSpec s;
+    s.notebook = nb.at("notebook");
+    for (const auto& f : nb.at("figures")) {
+      FigureSpec fig;
+      fig.file = f.at("file");
+      fig.paper = f.at("paper");
+      fig.caption = f.at("caption");
+      fig.inputs = f.value("inputs", std::vector<std::string>{});
+      fig.command_filter = f.value("commands", std::vector<std::string>{});
+      if (fig.file.find('/') != std::string::npos || fig.file.size() < 5 ||
+          fig.file.substr(fig.file.size() - 4) != ".png")
+        throw std::runtime_error(path + ": figure \"" + fig.file + "\" must be a plain .png file name");
+      if (!files.insert(fig.file).second) throw std::runtime_error(path + ": figure " + fig.file + " listed twice");
+      s.figures.push_back(std::move(fig));
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------------------ stages
+
+namespace {
+
+struct Command {
+  std::vector<std::string> argv;  // argv[0] is the program
+  bool quiet = false;             // output to the stage log instead of the terminal (shown if it fails)
+};
+
+struct Stage {
+  std::string name, title;
+  std::vector<Command> commands;
+  std::vector<std::string> outputs;  // relative to the stage folder
+  double nominal_seconds = 10;
+  bool notebooks = false;
+  json config;                       // what its hash covers
+  std::string hash;
+};
+
+std::string join_command(const std::vector<std::string>& argv, const std::string& self, const std::string& root) {
+  std::string s;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string a = i == 0 && argv[i] == self ? std::string("dmlbench") : argv[i];
+    if (!root.empty() && a.rfind(root + "/", 0) == 0) a = a.substr(root.size() + 1);
+    if (i) s += ' ';
+    s += a.find(' ') != std::string::npos ? "'" + a + "'" : a;
+  }
+  return s;
+}
+
+Stage make_stage(std::string name, std::string title, std::vector<std::string> outputs, double nominal_seconds) {
+  Stage s;
+  s.name = std::move(name);
+  s.title = std::move(title);
+  s.outputs = std::move(outputs);
+  s.nominal_seconds = nominal_seconds;
+  return s;
+}
+
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+std::vector<Stage> plan(const ReportConfig& cfg) {
+  const bool quick = cfg.profile == "quick";
+  const std::string& x = cfg.self;
+  auto dir = [&](const std::string& n) { return cfg.work + "/" + n; };
+  std::vector<Stage> st;
+
+  {
+    Stage s = make_stage("theory-claims", "theory checks ([XHN], [XHN-A], [XGS])", {"claims.json", "CLAIMS.md"}, 3);
+    s.commands.push_back({{x, "theory", "check", "--json", dir(s.name) + "/claims.json", "--markdown",
+                           dir(s.name) + "/CLAIMS.md"}, true});
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("theory-figures", "[XHN] Delta S maps and vector fields, L2nd surface, [XGS] projection strength", {}, 5);
+    for (const char* loss : {"l1st", "vanilla", "l2nd"})
+      for (double g : {0.2, 0.5, 0.8})
+        for (double p : {0.4, 0.8}) {
+          const std::string f = std::string("field_") + loss + "_g" + num(g) + "_p" + num(p) + ".csv";
+          s.commands.push_back({{x, "theory", "field", "--loss", loss, "--gamma", num(g), "--entanglement", num(p),
+                                 "--lr", "0.1", "--grid", "100", "--out", dir(s.name) + "/" + f}, true});
+          s.outputs.push_back(f);
+        }
+    s.commands.push_back({{x, "theory", "surface", "--grid", "41", "--out", dir(s.name) + "/l2nd_surface.csv"}, true});
+    s.commands.push_back({{x, "theory", "projection", "--points", "201", "--out", dir(s.name) + "/projection.csv"}, true});
+    s.outputs.insert(s.outputs.end(), {"l2nd_surface.csv", "projection.csv"});
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("sims-claims", "class-collapse checks ([LCC])", {"claims.json", "CLAIMS.md"}, 20);
+    s.commands.push_back({{x, "sim", "check", "--json", dir(s.name) + "/claims.json", "--markdown",
+                           dir(s.name) + "/CLAIMS.md"}, true});
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("sims-phase", "[LCC] collapse phase diagrams: all positives vs EPS", {}, quick ? 5 : 400);
+    const std::vector<std::string> classes = quick ? std::vector<std::string>{"2"} : std::vector<std::string>{"2", "3"};
+    const std::vector<std::string> ns = quick ? std::vector<std::string>{"12", "24"} : std::vector<std::string>{"12", "24", "48"};
+    const std::vector<std::string> noise =
+        quick ? std::vector<std::string>{"0.55", "0.7", "0.9"}
+              : std::vector<std::string>{"0.55", "0.6", "0.65", "0.7", "0.8", "0.9", "1.0"};
+    for (auto [sampling, triples] : {std::pair{"all", "distinct"}, std::pair{"eps", "distinct"}, std::pair{"all", "all"}}) {
+      const std::string f = std::string("phase_") + sampling + "_" + triples + ".csv";
+      std::vector<std::string> a = {x, "sim", "phase", "--loss", "triplet", "--sampling", sampling, "--triples", triples,
+                                    "--restarts", quick ? "2" : "4", "--classes"};
+      a.insert(a.end(), classes.begin(), classes.end());
+      a.push_back("--n");
+      a.insert(a.end(), ns.begin(), ns.end());
+      a.push_back("--noise");
+      a.insert(a.end(), noise.begin(), noise.end());
+      a.insert(a.end(), {"--out", dir(s.name) + "/" + f});
+      s.commands.push_back({a, false});
+      s.outputs.push_back(f);
+    }
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("sims-minimizers", "[LCC] minimizers found: all positives vs EPS", {}, quick ? 5 : 20);
+    for (const char* sampling : {"all", "eps"}) {
+      const std::string f = std::string("minimizers_") + sampling + ".json";
+      s.commands.push_back({{x, "sim", "collapse", "--loss", "triplet", "--sampling", sampling, "--triples", "distinct",
+                             "--n", quick ? "12" : "24", "--classes", "2", "--noise", "0.8", "--dim", "2", "--restarts",
+                             "4", "--seed", "1", "--out", dir(s.name) + "/" + f}, true});
+      s.outputs.push_back(f);
+    }
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("mnist-evenodd", "[LCC] Table 1 and Fig 2: MNIST even/odd, triplet vs triplet + EPS",
+                         {"summary.json"}, quick ? 110 : 520);
+    s.commands.push_back({{x, "train", "mnist-evenodd", "--data-dir", cfg.data_dir, "--out", dir(s.name), "--sampler",
+                           "both", "--seeds", quick ? "1" : "5", "--resume"}, false});
+    st.push_back(s);
+  }
+  {
+    Stage s = make_stage("figures", "figures: the notebooks, executed headlessly", {}, 60);
+    s.notebooks = true;
+    st.push_back(s);
+  }
+  return st;
+}
+
+struct SpawnResult {
+  int status = -1;
+  std::string error;
+};
+
+// fork/exec argv; stdout and stderr to log_path (appended) when given, else to the terminal.
+SpawnResult spawn(const std::vector<std::string>& argv, const std::string& log_path) {
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  std::cout.flush();
+  std::cerr.flush();
+  const pid_t pid = fork();
+  if (pid < 0) return {-1, "fork failed"};
+  if (pid == 0) {
+    if (!log_path.empty()) {
+      const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (fd >= 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        ::close(fd);
+      }
+    }
+    execv(args[0], args.data());
+    std::fprintf(stderr, "dmlbench report: cannot run %s\n", args[0]);
+    _exit(127);
+  }
+  int ws = 0;
+  if (waitpid(pid, &ws, 0) < 0) return {-1, "waitpid failed"};
+  if (WIFEXITED(ws)) return {WEXITSTATUS(ws), WEXITSTATUS(ws) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(ws))};
+  if (WIFSIGNALED(ws)) return {128 + WTERMSIG(ws), "killed by signal " + std::to_string(WTERMSIG(ws))};
+  return {-1, "unknown wait status"};
+}
+
+std::string tail_of(const std::string& path, std::size_t lines) {
+  std::ifstream in(path);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(in, l);) all.push_back(l);
+  std::string o;
+  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) o += "  | " + all[i] + "\n";
+  return o;
+}
+
+std::string now_iso() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string duration(double s) {
+  std::ostringstream o;
+  if (s < 90)
+    o << std::fixed << std::setprecision(0) << s << " s";
+  else
+    o << std::fixed << std::setprecision(1) << s / 60 << " min";
+  return o.str();
+}
+
+struct Failure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------------------ run
+
+static std::string figures_section(const std::vector<NotebookSpec>& manifest, const std::map<std::string, json>& done,
+                                   const ReportConfig& cfg, const std::string& root) {
+  std::ostringstream o;
+  for (const auto& nb : manifest)
+    for (const auto& f : nb.figures) {
+      o << "### " << f.paper << ": " << f.file << "\n\n![" << f.paper << "](figures/" << f.file << ")\n\n*" << f.caption
+        << "* Drawn by `notebooks/" << nb.notebook << "` from:\n";
+      for (const auto& in : f.inputs) {
+        const auto it = done.find(in);
+        if (it == done.end()) {
+          o << "- stage `" << in << "` (no record in " << cfg.work << ")\n";
+          continue;
+        }
+        o << "- stage `" << in << "` (config hash `" << it->second.value("config_hash", "") << "`):\n";
+        for (const auto& c : it->second.value("commands", json::array())) {
+          const std::string cmd = c.get<std::string>();
+          bool keep = f.command_filter.empty();
+          for (const auto& sub : f.command_filter) keep = keep || cmd.find(sub) != std::string::npos;
+          if (keep) o << "  `" << cmd << "`\n";
+        }
+      }
+      o << "\n";
+    }
+  (void)root;
+  return o.str();
+}
+
+static std::string table1_section(const json& summary) {
+  std::ostringstream o;
+  o << "| metric | ours, triplet | ours, triplet + EPS | paper, triplet | paper, triplet + EPS | EPS - triplet | Welch p |\n"
+       "|---|---|---|---|---|---|---|\n";
+  for (const auto& r : summary.value("rows", json::array())) {
+    if (!r.contains("random") || !r.contains("eps")) continue;
+    auto ms = [](const json& s) {
+      return fixed1(s.at("mean")) + " +- " + fixed1(s.at("std").is_number() ? s["std"].get<double>() : 0.0);
+    };
+    std::ostringstream p;
+    if (r.value("p_value", json()).is_number())
+      p << std::setprecision(2) << r["p_value"].get<double>();
+    else
+      p << "n/a";
+    o << "| " << r.value("metric", "") << " | " << ms(r["random"]) << " | " << ms(r["eps"]) << " | "
+      << fixed1(r["random"].at("paper")) << " | " << fixed1(r["eps"].at("paper")) << " | "
+      << fixed1(r.value("eps_minus_random", 0.0)) << " | " << p.str() << " |\n";
+  }
+  return o.str();
+}
+
+int run_report(const ReportConfig& cfg) {
+  const auto t_start = std::chrono::steady_clock::now();
+  const std::string root = fs::path(cfg.notebooks).parent_path().string();
+  const std::string manifest_path = cfg.notebooks + "/figures.json";
+  const auto manifest = read_manifest(manifest_path);
+  for (const auto& nb : manifest)
+    if (!fs::exists(cfg.notebooks + "/" + nb.notebook))
+      throw std::runtime_error(manifest_path + " names " + nb.notebook + ", which is not in " + cfg.notebooks);
+
+  auto stages = plan(cfg);
+  std::set<std::string> known;
+  for (const auto& s : stages) known.insert(s.name);
+  for (const auto& o : cfg.only)
+    if (!known.count(o)) throw std::runtime_error("--stages: no stage named '" + o + "'");
+  const std::string revision = DMLBENCH_GIT_REV;
+
+  // Hashes: a stage's config is its commands (work folder abstracted) plus the code revision; the figures stage
+  // also covers the notebooks, the manifest and the hashes of the stages it reads.
+  std::map<std::string, std::string> hash_of;
+  for (auto& s : stages) {
+    json cmds = json::array();
+    for (const auto& c : s.commands) {
+      json a = json::array();
+      for (std::size_t i = 1; i < c.argv.size(); ++i) {
+        std::string v = c.argv[i];
+        if (v.rfind(cfg.work, 0) == 0) v = "$WORK" + v.substr(cfg.work.size());
+        a.push_back(v);
+      }
+      cmds.push_back(a);
+    }
+    s.config = {{"stage", s.name}, {"git_revision", revision}, {"commands", cmds}};
+    if (s.notebooks) {
+      json nbs = json::object();
+      for (const auto& nb : manifest) nbs[nb.notebook] = fnv1a_hex(read_text(cfg.notebooks + "/" + nb.notebook));
+      s.config["notebooks"] = nbs;
+      s.config["manifest"] = fnv1a_hex(read_text(manifest_path));
+      json ups = json::object();
+      for (const auto& [n, h] : hash_of) ups[n] = h;
+      s.config["inputs"] = ups;
+      for (const auto& nb : manifest)
+        for (const auto& f : nb.figures) s.outputs.push_back(f.file);
+    }
+    s.hash = fnv1a_hex(s.config.dump());
+    hash_of[s.name] = s.hash;
+  }
+
+  auto selected = [&](const Stage& s) {
+    return cfg.only.empty() || std::find(cfg.only.begin(), cfg.only.end(), s.name) != cfg.only.end();
+  };
+  std::vector<double> estimate;
+  for (const auto& s : stages) {
+    double e = s.nominal_seconds;
+    const auto rec = cfg.work + "/" + s.name + "/stage.json";
+    if (fs::exists(rec)) {
+      try {
+        const json j = read_json(rec);
+        if (j.value("profile", "") == cfg.profile && j.contains("seconds")) e = j["seconds"].get<double>();
+      } catch (const std::exception&) {
+      }
+    }
+    estimate.push_back(selected(s) ? e : 0.0);
+  }
+
+  const std::size_t total = stages.size() + 1;
+  std::map<std::string, json> records;
+  std::map<std::string, bool> cached;
+  const std::string out_new = cfg.out + ".new", out_old = cfg.out + ".old";
+  try {
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      auto& s = stages[k];
+      const std::string dir = cfg.work + "/" + s.name;
+      const std::string rec = dir + "/stage.json";
+      std::ostringstream head;
+      head << "[report] stage " << k + 1 << "/" << total << " " << s.name << ": ";
+      if (!selected(s)) {
+        if (fs::exists(rec)) records[s.name] = read_json(rec);
+        std::cerr << head.str() << "not selected, outputs in " << dir << " used as they are\n";
+        continue;
+      }
+      bool up_to_date = false;
+      if (!cfg.force && fs::exists(rec)) {
+        try {
+          const json j = read_json(rec);
+          up_to_date = j.value("config_hash", "") == s.hash;
+          for (const auto& o : s.outputs) up_to_date = up_to_date && fs::exists(dir + "/" + o);
+          if (up_to_date) records[s.name] = j;
+        } catch (const std::exception&) {
+          up_to_date = false;
+        }
+      }
+      if (up_to_date) {
+        cached[s.name] = true;
+        estimate[k] = 0;
+        std::cerr << head.str() << "unchanged (config hash " << s.hash << "), not rerun\n";
+        continue;
+      }
+      double left = 0;
+      for (std::size_t q = k; q < stages.size(); ++q) left += estimate[q];
+      std::cerr << head.str() << s.title << " (estimate " << duration(estimate[k]) << ", report ETA "
+                << duration(left) << ")" << std::endl;
+      fs::create_directories(dir);
+      fs::remove(rec);
+      const std::string log = dir + "/log.txt";
+      { std::ofstream(log, std::ios::trunc) << "# stage " << s.name << " " << now_iso() << "\n"; }
+      const auto t0 = std::chrono::steady_clock::now();
+      json printed = json::array();
+      if (s.notebooks) {
+        fs::create_directories(dir + "/executed");
+        for (const auto& o : s.outputs) fs::remove(dir + "/" + o);
+        setenv("DMLBENCH_RUNS", cfg.work.c_str(), 1);
+        setenv("DMLBENCH_FIGURES", dir.c_str(), 1);
+        setenv("MPLBACKEND", "Agg", 1);
+        setenv("PYDEVD_DISABLE_FILE_VALIDATION", "1", 1);  // silences ipykernel's frozen-modules debugger warning
+        for (const auto& nb : manifest) {
+          const std::vector<std::string> argv = {cfg.jupyter, "nbconvert", "--to", "notebook", "--execute",
+                                                 "--ExecutePreprocessor.timeout=1800", "--output-dir", dir + "/executed",
+                                                 "--output", nb.notebook, cfg.notebooks + "/" + nb.notebook};
+          std::cerr << "[report]   notebook " << nb.notebook << std::endl;
+          const auto r = spawn(argv, log);
+          printed.push_back(join_command(argv, cfg.self, root));
+          if (r.status != 0)
+            throw Failure("notebook " + nb.notebook + " failed to execute (" + r.error +
+                          "); its error is shown above. Output so far:\n" + tail_of(log, 15));
+          for (const auto& f : nb.figures)
+            if (!fs::exists(dir + "/" + f.file))
+              throw Failure("notebook " + nb.notebook + " ran but did not draw " + f.file + " (listed in " +
+                            manifest_path + ")");
+        }
+      } else {
+        for (std::size_t c = 0; c < s.commands.size(); ++c) {
+          const auto& cmd = s.commands[c];
+          const std::string line = join_command(cmd.argv, cfg.self, root);
+          printed.push_back(line);
+          if (s.commands.size() > 3)
+            std::cerr << "[report]   " << c + 1 << "/" << s.commands.size() << " " << line << std::endl;
+          const auto r = spawn(cmd.argv, cmd.quiet ? log : "");
+          if (r.status != 0)
+            throw Failure("`" + line + "` failed (" + r.error + ")" +
+                          (cmd.quiet ? ". Its output:\n" + tail_of(log, 15) : std::string()));
+        }
+        for (const auto& o : s.outputs)
+          if (!fs::exists(dir + "/" + o)) throw Failure("the stage ran but wrote no " + dir + "/" + o);
+      }
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      estimate[k] = 0;
+      json j = {{"stage", s.name},      {"title", s.title},       {"profile", cfg.profile}, {"config_hash", s.hash},
+                {"git_revision", revision}, {"finished", now_iso()}, {"seconds", secs},       {"commands", printed},
+                {"config", s.config}};
+      experiments::write_file_atomically(rec, j.dump(2) + "\n");
+      records[s.name] = j;
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+      double rest = 0;
+      for (std::size_t q = k + 1; q < stages.size(); ++q) rest += estimate[q];
+      std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed " << duration(el)
+                << ", ETA " << duration(rest) << std::endl;
+    }
+
+    // --- assemble ------------------------------------------------------------------------------------------------
+    std::cerr << "[report] stage " << total << "/" << total << " report: assembling " << cfg.out << "/REPORT.md"
+              << std::endl;
+    std::vector<ClaimRow> rows;
+    json sources = json::object();
+    auto add_claims = [&](const std::string& stage, const std::string& file) {
+      const std::string p = cfg.work + "/" + stage + "/" + file;
+      if (!fs::exists(p)) return json();
+      const json j = read_json(p);
+      std::vector<ClaimRow> rs;
+      try {
+        rs = stage == "mnist-evenodd" ? claim_rows_from_evenodd_summary(j) : claim_rows_from_claims_json(j);
+      } catch (const std::exception& e) {
+        throw Failure(p + ": " + e.what());
+      }
+      rows.insert(rows.end(), rs.begin(), rs.end());
+      sources[stage] = {{"file", file}, {"git_revision", j.value("git_revision", "")}, {"claims", rs.size()}};
+      return j;
+    };
+    add_claims("theory-claims", "claims.json");
+    add_claims("sims-claims", "claims.json");
+    const json summary = add_claims("mnist-evenodd", "summary.json");
+    if (rows.empty()) throw Failure("no claims to report: no claims.json or summary.json under " + cfg.work);
+
+    fs::remove_all(out_new);
+    fs::create_directories(out_new + "/figures");
+    for (const auto& nb : manifest)
+      for (const auto& f : nb.figures) {
+        const std::string src = cfg.work + "/figures/" + f.file;
+        if (!fs::exists(src)) throw Failure("figure " + f.file + " is missing from " + cfg.work + "/figures");
+        fs::copy_file(src, out_new + "/figures/" + f.file, fs::copy_options::overwrite_existing);
+      }
+    for (const auto& [stage, file, dest] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"theory-claims", "CLAIMS.md", "theory/CLAIMS.md"},
+             {"theory-claims", "claims.json", "theory/claims.json"},
+             {"sims-claims", "CLAIMS.md", "sims/CLAIMS.md"},
+             {"sims-claims", "claims.json", "sims/claims.json"},
+             {"mnist-evenodd", "summary.json", "experiments/mnist_evenodd_summary.json"}}) {
+      const std::string src = cfg.work + "/" + stage + "/" + file;
+      if (!fs::exists(src)) continue;
+      fs::create_directories(fs::path(out_new + "/" + dest).parent_path());
+      fs::copy_file(src, out_new + "/" + dest, fs::copy_options::overwrite_existing);
+    }
+
+    std::map<std::string, int> counts;
+    for (const auto& r : rows) counts[r.verdict]++;
+    std::ostringstream md;
+    md << "# dmlbench report\n\nGenerated by `dmlbench report --profile " << cfg.profile << "` (git " << revision
+       << ") on " << now_iso() << ". Do not edit: rerun `bash scripts/run_main.sh"
+       << (cfg.profile == "quick" ? " --quick" : "") << "`.\n";
+    if (cfg.profile == "quick")
+      md << "\n**Quick profile:** one seed per experiment and a small phase sweep; experiment rows have no significance "
+            "test. The default profile reproduces the full set.\n";
+    md << "\n## Summary\n\n" << rows.size() << " claims:";
+    for (const auto& [v, n] : counts) md << " " << n << " " << v << ";";
+    md << " every row below is generated from the runs' JSON (`claims.json` beside this file).\n\n";
+    md << "## Claims\n\n" << claims_table_markdown(rows) << "\n";
+    md << "## Errata\n\nEvery printed equation the bench found wrong, with the witness and the corrected form.\n\n"
+       << errata_markdown(rows) << "\n";
+    md << "## Refuted and not reproduced\n\n" << refutations_markdown(rows) << "\n";
+    if (!summary.is_null()) {
+      md << "## [LCC] Table 1 side by side\n\nDigit-level Recall@K (%) of a 2-D embedding trained on even/odd labels "
+            "of digits 0-5; config: `"
+         << summary.value("config", json::object()).dump() << "`.\n\n"
+         << table1_section(summary) << "\n";
+    }
+    md << "## Figures\n\n" << figures_section(manifest, records, cfg, root);
+    md << "## Stages\n\nEach stage's outputs carry the hash of the config that made it (`stage.json` in its folder "
+          "under the work directory); a stage whose hash is unchanged is not rerun.\n\n"
+          "| stage | config hash | seconds | this run |\n|---|---|---|---|\n";
+    for (const auto& s : stages) {
+      const auto it = records.find(s.name);
+      if (it == records.end()) continue;
+      md << "| " << s.name << " | `" << it->second.value("config_hash", "") << "` | " << std::fixed
+         << std::setprecision(1) << it->second.value("seconds", 0.0) << " | "
+         << (!selected(s) ? "not selected" : cached.count(s.name) ? "cached" : "ran") << " |\n";
+    }
+    experiments::write_file_atomically(out_new + "/REPORT.md", md.str());
+    json cj = {{"config", {{"command", "report"}, {"profile", cfg.profile}}}, {"git_revision", revision},
+               {"tool", "dmlbench"}, {"sources", sources}, {"claims", claims_json(rows)}};
+    experiments::write_file_atomically(out_new + "/claims.json", cj.dump(2) + "\n");
+
+    // Swap in the new report: the old one stays until the new one is complete.
+    fs::remove_all(out_old);
+    if (fs::exists(cfg.out)) fs::rename(cfg.out, out_old);
+    fs::rename(out_new, cfg.out);
+    fs::remove_all(out_old);
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    fs::remove_all(out_new, ec);
+    std::cerr << "dmlbench: error: report failed: " << e.what() << "\n[report] the previous report in " << cfg.out
+              << " is left as it was\n";
+    return 1;
+  }
+  const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+  std::cerr << "[report] wrote " << cfg.out << "/REPORT.md in " << duration(el) << "\n";
+  return 0;
+}
+
+}  // namespace dmlbench::report

@@ -1,0 +1,55 @@
+// dmlbench report: run every stage (theory, sims, experiments), execute the notebooks, write reports/REPORT.md.
+#include "commands.hpp"
+
+#include "report_builder.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+namespace dmlbench::app {
+
+void add_report_command(CLI::App& app, int& exit_code) {
+  namespace fs = std::filesystem;
+  auto* rep = app.add_subcommand("report", "regenerate every figure and the claims table: run the stages whose "
+                                           "config changed, execute the notebooks, write REPORT.md");
+  auto cfg = std::make_shared<report::ReportConfig>();
+  const std::string src = DMLBENCH_SOURCE_DIR;
+  cfg->out = src + "/reports";
+  cfg->work = src + "/out/report";
+  cfg->notebooks = src + "/notebooks";
+  cfg->data_dir = src + "/data/mnist";
+  auto quick = std::make_shared<bool>(false);
+  auto stages = std::make_shared<std::string>();
+  rep->add_flag("--quick", *quick, "quick profile (minutes): theory, small sims, one seed of each experiment");
+  rep->add_option("--out", cfg->out, "report folder, replaced only when every stage succeeded")->capture_default_str();
+  rep->add_option("--work", cfg->work, "stage outputs, kept between runs (a stage with an unchanged config hash is "
+                                       "not rerun)")->capture_default_str();
+  rep->add_option("--notebooks", cfg->notebooks, "notebooks folder holding figures.json")->capture_default_str();
+  rep->add_option("--data-dir", cfg->data_dir, "MNIST idx files (scripts/fetch_data.sh makes them)")->capture_default_str();
+  rep->add_option("--jupyter", cfg->jupyter, "the jupyter command that executes the notebooks")->capture_default_str();
+  rep->add_option("--stages", *stages, "comma-separated stages to run (the others are used as they are): theory-claims, "
+                                       "theory-figures, sims-claims, sims-phase, sims-minimizers, mnist-evenodd, figures");
+  rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
+  rep->callback([cfg, quick, stages, &exit_code] {
+    cfg->profile = *quick ? "quick" : "default";
+    for (std::string* p : {&cfg->out, &cfg->work, &cfg->notebooks, &cfg->data_dir})
+      *p = fs::weakly_canonical(fs::absolute(*p)).string();
+    cfg->self = fs::read_symlink("/proc/self/exe").string();
+    cfg->only.clear();
+    std::string s = *stages;
+    for (std::size_t pos = 0; !s.empty() && pos <= s.size();) {
+      const auto comma = s.find(',', pos);
+      const std::string name = s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      if (!name.empty()) cfg->only.push_back(name);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    if (!fs::exists(cfg->jupyter))
+      throw std::runtime_error("--jupyter " + cfg->jupyter + " does not exist (apt install jupyter-nbconvert "
+                               "python3-ipykernel, or run scripts/setup.sh)");
+    exit_code = report::run_report(*cfg);
+  });
+}
+
+}  // namespace dmlbench::app

@@ -1,0 +1,178 @@
+// The report builder (`dmlbench report`) on small fixture runs (tests/fixtures/report): every fixture claim gets a
+// row with its verdict, the [LCC] Table 1 verdicts follow direction and significance, a failing notebook fails the
+// command with its error shown and leaves the previous report as it was, an unchanged stage is not rerun.
+#include "report_builder.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using dmlbench::report::json;
+namespace rp = dmlbench::report;
+
+namespace {
+
+const std::string kFixtures = std::string(DMLBENCH_SOURCE_DIR) + "/tests/fixtures/report";
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json fixture_json(const std::string& rel) { return json::parse(slurp(kFixtures + "/" + rel)); }
+
+struct Result {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(DMLBENCH_EXE) + " " + args + " 2>&1";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe.get())) out += buf.data();
+  const int ws = pclose(pipe.release());
+  return {WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, out};
+}
+
+// A fresh copy of the fixture work folder in a per-test temporary folder.
+fs::path fresh_copy(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("dmlbench-report-test-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy(kFixtures + "/work", dir / "work", fs::copy_options::recursive);
+  return dir;
+}
+
+// The row of the claims table for id, or "" when there is none.
+std::string row_of(const std::string& md, const std::string& id) {
+  std::istringstream in(md);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("| `" + id + "` |", 0) == 0) return line;
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("claims rows carry each fixture claim's verdict, corrected form and witness", "[report]") {
+  const auto rows = rp::claim_rows_from_claims_json(fixture_json("work/theory-claims/claims.json"));
+  REQUIRE(rows.size() == 3);
+  const std::string table = rp::claims_table_markdown(rows);
+  CHECK_THAT(row_of(table, "fx-verified"), Catch::Contains("**verified**"));
+  CHECK_THAT(row_of(table, "fx-erratum"), Catch::Contains("**erratum**"));
+  CHECK_THAT(row_of(table, "fx-refuted"), Catch::Contains("**refuted**"));
+  CHECK_THAT(row_of(table, "fx-verified"), Catch::Contains("error 2.2e-16 (tol 1.0e-12"));
+  const std::string errata = rp::errata_markdown(rows);
+  CHECK_THAT(errata, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WITNESS-1"));
+  CHECK_THAT(errata, !Catch::Contains("fx-refuted") && !Catch::Contains("fx-verified"));
+  CHECK_THAT(rp::refutations_markdown(rows), Catch::Contains("FIXTURE-WITNESS-2") && !Catch::Contains("fx-erratum"));
+}
+
+TEST_CASE("a claims file with a claim lacking its verdict is rejected, not reported", "[report]") {
+  json j = fixture_json("work/theory-claims/claims.json");
+  j["claims"][1].erase("verdict");
+  CHECK_THROWS_WITH(rp::claim_rows_from_claims_json(j), Catch::Contains("verdict"));
+  CHECK_THROWS_WITH(rp::claim_rows_from_claims_json(json::object()), Catch::Contains("claims"));
+}
+
+TEST_CASE("Table 1 verdicts follow the paper's direction and Welch p below 0.05 [LCC Table 1]", "[report]") {
+  const auto rows = rp::claim_rows_from_evenodd_summary(fixture_json("work/mnist-evenodd/summary.json"));
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].id == "lcc-table1-r1-train-digits");
+  CHECK(rows[0].verdict == "verified");          // paper's direction, p = 0.001
+  CHECK(rows[1].verdict == "not-reproducible");  // paper's direction, p = 0.82: not significant
+  CHECK_THAT(rows[1].note, Catch::Contains("not significant"));
+  CHECK(rows[2].verdict == "refuted");           // opposite direction, p = 0.0003
+  CHECK(rows[0].paper_value == "42.0 -> 65.8");
+  CHECK_THAT(rows[0].measured, Catch::Contains("random 40.0 +- 1.0, EPS 60.0 +- 1.0 (3 seeds)"));
+
+  // One seed: no test, so never verified or refuted.
+  json one = fixture_json("work/mnist-evenodd/summary.json");
+  for (auto& r : one["rows"]) {
+    r["p_value"] = nullptr;
+    r["random"]["seeds"] = {40.0};
+    r["eps"]["seeds"] = {60.0};
+  }
+  for (const auto& r : rp::claim_rows_from_evenodd_summary(one)) CHECK(r.verdict == "not-reproducible");
+}
+
+TEST_CASE("the stage hash changes with any byte of its config", "[report]") {
+  CHECK(rp::fnv1a_hex("") == "cbf29ce484222325");  // FNV-1a 64 offset basis
+  CHECK(rp::fnv1a_hex("a") == "af63dc4c8601ec8c");  // published FNV-1a 64 test vector
+  CHECK(rp::fnv1a_hex("{\"seeds\":5}") != rp::fnv1a_hex("{\"seeds\":1}"));
+}
+
+TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the figure with its caption", "[report]") {
+  const fs::path dir = fresh_copy("ok");
+  const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+                     (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const std::string md = slurp(dir / "reports/REPORT.md");
+  const std::pair<const char*, const char*> expected[] = {
+      {"fx-verified", "verified"}, {"fx-erratum", "erratum"}, {"fx-refuted", "refuted"},
+      {"fx-sims-not-reproducible", "not-reproducible"}, {"lcc-table1-r1-train-digits", "verified"},
+      {"lcc-table1-r1-test-digits", "not-reproducible"}, {"lcc-table1-r10-test-digits", "refuted"}};
+  for (const auto& [id, verdict] : expected) {
+    INFO(id);
+    CHECK_THAT(row_of(md, id), Catch::EndsWith(std::string("| **") + verdict + "** |"));
+  }
+  CHECK_THAT(md, Catch::Contains("7 claims:"));
+  CHECK_THAT(md, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WHY"));
+  CHECK_THAT(md, Catch::Contains("![[XHN] Fig 0](figures/fixture_line.png)") && Catch::Contains("FIXTURE-CAPTION"));
+  CHECK(fs::file_size(dir / "reports/figures/fixture_line.png") > 100);
+  const json merged = json::parse(slurp(dir / "reports/claims.json"));
+  CHECK(merged["claims"].size() == 7);
+
+  // The same run again: the figures stage's config hash is unchanged, so it is not rerun.
+  const auto again = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+                         (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+  INFO(again.output);
+  CHECK(again.status == 0);
+  CHECK_THAT(again.output, Catch::Contains("figures: unchanged (config hash"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a notebook that fails fails the command, shows its error and keeps the previous report", "[report]") {
+  const fs::path dir = fresh_copy("failing");
+  fs::create_directories(dir / "reports");
+  { std::ofstream(dir / "reports/REPORT.md") << "PREVIOUS-REPORT\n"; }
+  const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+                     (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_failing");
+  INFO(r.output);
+  CHECK(r.status == 1);
+  CHECK_THAT(r.output, Catch::Contains("FIXTURE-NOTEBOOK-FAILS-ON-PURPOSE"));  // the notebook's own error
+  CHECK_THAT(r.output, Catch::Contains("notebook fail.ipynb failed to execute"));
+  CHECK_THAT(r.output, Catch::Contains("previous report") && Catch::Contains("left as it was"));
+  CHECK(slurp(dir / "reports/REPORT.md") == "PREVIOUS-REPORT\n");
+  CHECK_FALSE(fs::exists(dir / "reports.new"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("report rejects an unknown stage name and a missing notebooks manifest", "[report]") {
+  const fs::path dir = fresh_copy("bad");
+  auto r = run("report --stages figurez --work " + (dir / "work").string() + " --out " + (dir / "reports").string() +
+               " --notebooks " + kFixtures + "/notebooks_ok");
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::StartsWith("dmlbench: error: --stages: no stage named 'figurez'"));
+  r = run("report --work " + (dir / "work").string() + " --out " + (dir / "reports").string() + " --notebooks " +
+          dir.string());
+  CHECK(r.status == 2);
+  CHECK_THAT(r.output, Catch::Contains("figures.json"));
+  CHECK_FALSE(fs::exists(dir / "reports"));
+  fs::remove_all(dir);
+}
