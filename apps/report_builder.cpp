@@ -195,6 +195,31 @@ std::string fnv1a_hex(const std::string& text) {
   return o.str();
 }
 
+std::string tree_hash(const std::string& root, const std::vector<std::string>& paths,
+                      const std::vector<std::string>& skip) {
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    const fs::path full = fs::path(root) / p;
+    if (fs::is_regular_file(full)) files.push_back(p);
+    if (!fs::is_directory(full)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(full))
+      if (e.is_regular_file()) files.push_back(fs::relative(e.path(), root).string());
+  }
+  std::sort(files.begin(), files.end());
+  std::string all;
+  for (const auto& f : files) {
+    const std::string name = fs::path(f).filename().string();
+    bool skipped = false;
+    for (const auto& s : skip) skipped = skipped || name.rfind(s, 0) == 0;
+    if (skipped) continue;
+    std::ifstream in(fs::path(root) / f, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    all += f + '\0' + fnv1a_hex(text.str()) + '\n';
+  }
+  return fnv1a_hex(all);
+}
+
 // ------------------------------------------------------------------------------------------------ manifest
 
 static std::string read_text(const std::string& path) {
@@ -255,6 +280,7 @@ struct Stage {
   std::vector<std::string> outputs;  // relative to the stage folder
   double nominal_seconds = 10;
   bool notebooks = false;
+  std::vector<std::string> code;     // source folders of the code it runs (hashed into its config)
   json config;                       // what its hash covers
   std::string hash;
 };
@@ -362,6 +388,11 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
     Stage s = make_stage("figures", "figures: the notebooks, executed headlessly", {}, 60);
     s.notebooks = true;
     st.push_back(s);
+  }
+  for (auto& s : st) {  // the layers whose code each stage runs (layers depend one way: theory <- sims <- experiments)
+    if (s.name.rfind("theory", 0) == 0) s.code = {"theory"};
+    if (s.name.rfind("sims", 0) == 0) s.code = {"theory", "sims"};
+    if (s.name == "mnist-evenodd") s.code = {"theory", "sims", "experiments"};
   }
   return st;
 }
@@ -497,8 +528,11 @@ int run_report(const ReportConfig& cfg) {
     if (!known.count(o)) throw std::runtime_error("--stages: no stage named '" + o + "'");
   const std::string revision = DMLBENCH_GIT_REV;
 
-  // Hashes: a stage's config is its commands (work folder abstracted) plus the code revision; the figures stage
-  // also covers the notebooks, the manifest and the hashes of the stages it reads.
+  // Hashes: a stage's config is its commands (work folder abstracted) plus the hash of the sources of the layers it
+  // runs (so an edit reruns exactly the stages it can change, committed or not); the figures stage also covers the
+  // notebooks, the manifest and the hashes of the stages it reads. The report builder itself is not an input.
+  const std::vector<std::string> build_files = {"CMakeLists.txt", "cmake", "apps"};
+  const std::vector<std::string> not_inputs = {"report_builder", "report_command"};
   std::map<std::string, std::string> hash_of;
   for (auto& s : stages) {
     json cmds = json::array();
@@ -511,7 +545,10 @@ int run_report(const ReportConfig& cfg) {
       }
       cmds.push_back(a);
     }
-    s.config = {{"stage", s.name}, {"git_revision", revision}, {"commands", cmds}};
+    std::vector<std::string> code = build_files;
+    code.insert(code.end(), s.code.begin(), s.code.end());
+    s.config = {{"stage", s.name}, {"commands", cmds},
+                {"code", s.notebooks ? std::string() : tree_hash(cfg.source_dir, code, not_inputs)}};
     if (s.notebooks) {
       json nbs = json::object();
       for (const auto& nb : manifest) nbs[nb.notebook] = fnv1a_hex(read_text(cfg.notebooks + "/" + nb.notebook));
@@ -581,8 +618,13 @@ int run_report(const ReportConfig& cfg) {
       for (std::size_t q = k; q < stages.size(); ++q) left += estimate[q];
       std::cerr << head.str() << s.title << " (estimate " << duration(estimate[k]) << ", report ETA "
                 << duration(left) << ")" << std::endl;
+      // Outputs of another config are removed first, so that nothing stale (a training checkpoint, say) is resumed;
+      // a run of this same config that was killed keeps its outputs and resumes.
+      const std::string marker = dir + "/stage_hash.txt";
+      if (fs::exists(dir) && (!fs::exists(marker) || read_text(marker) != s.hash + "\n")) fs::remove_all(dir);
       fs::create_directories(dir);
       fs::remove(rec);
+      experiments::write_file_atomically(marker, s.hash + "\n");
       const std::string log = dir + "/log.txt";
       { std::ofstream(log, std::ios::trunc) << "# stage " << s.name << " " << now_iso() << "\n"; }
       const auto t0 = std::chrono::steady_clock::now();

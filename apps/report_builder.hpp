@@ -33,6 +33,10 @@ json claims_json(const std::vector<ClaimRow>& rows);
 
 // FNV-1a 64-bit of text, as 16 hex digits: the hash each stage's outputs carry.
 std::string fnv1a_hex(const std::string& text);
+// FNV-1a of the relative paths and contents of every file under the given paths of root (sorted, so stable);
+// files whose name starts with one of `skip` are left out.
+std::string tree_hash(const std::string& root, const std::vector<std::string>& paths,
+                      const std::vector<std::string>& skip = {});
 
 // A figure the notebooks must draw, from notebooks/figures.json.
 struct FigureSpec {
@@ -56,6 +60,7 @@ struct ReportConfig {
   std::string data_dir;             // MNIST idx files
   std::string jupyter = "/usr/bin/jupyter";
   std::string self;                 // the dmlbench executable that runs the stages
+  std::string source_dir;           // the repository: the code each stage runs is hashed from its sources
   std::vector<std::string> only;    // run only these stages (the rest must be cached in work)
   bool force = false;               // rerun every stage even when its hash is unchanged
 };

@@ -19,6 +19,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   cfg->work = src + "/out/report";
   cfg->notebooks = src + "/notebooks";
   cfg->data_dir = src + "/data/mnist";
+  cfg->source_dir = src;
   auto quick = std::make_shared<bool>(false);
   auto stages = std::make_shared<std::string>();
   rep->add_flag("--quick", *quick, "quick profile (minutes): theory, small sims, one seed of each experiment");

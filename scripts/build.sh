@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Set-up (Debian packages) + configure + build. Used by both README commands; safe to re-run.
+# Arguments name the targets to build (default: all, tests included); the main job builds just `dmlbench`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${DMLBENCH_BUILD_DIR:-$root/build}"
@@ -9,5 +10,7 @@ bash "$root/scripts/setup.sh"
 echo "[build] configuring $build (Release)"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build.configure.log" 2>&1 || {
   cat "$build.configure.log" >&2; echo "[build] configure failed" >&2; exit 1; }
-echo "[build] compiling with $jobs jobs"
-cmake --build "$build" -j "$jobs"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+echo "[build] compiling ${*:-all targets} with $jobs jobs"
+cmake --build "$build" -j "$jobs" "${targets[@]}"

@@ -116,6 +116,24 @@ TEST_CASE("the stage hash changes with any byte of its config", "[report]") {
   CHECK(rp::fnv1a_hex("{\"seeds\":5}") != rp::fnv1a_hex("{\"seeds\":1}"));
 }
 
+TEST_CASE("the code hash of a stage follows the content of its sources, not their timestamps", "[report]") {
+  const fs::path dir = fs::temp_directory_path() / ("dmlbench-tree-hash-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "layer/sub");
+  { std::ofstream(dir / "layer/a.cpp") << "int a = 1;\n"; }
+  { std::ofstream(dir / "layer/sub/b.hpp") << "int b();\n"; }
+  { std::ofstream(dir / "layer/report_x.cpp") << "skipped\n"; }
+  const std::string h0 = rp::tree_hash(dir.string(), {"layer"}, {"report_"});
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) == h0);  // stable
+  { std::ofstream(dir / "layer/a.cpp") << "int a = 1;\n"; }              // rewritten, same content
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) == h0);
+  { std::ofstream(dir / "layer/report_x.cpp") << "edited\n"; }          // a skipped file
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) == h0);
+  { std::ofstream(dir / "layer/sub/b.hpp") << "int b(int);\n"; }         // one byte of code
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);
+  fs::remove_all(dir);
+}
+
 TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the figure with its caption", "[report]") {
   const fs::path dir = fresh_copy("ok");
   const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
