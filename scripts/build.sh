@@ -8,8 +8,9 @@ jobs="${DMLBENCH_JOBS:-$(nproc)}"
 
 bash "$root/scripts/setup.sh"
 echo "[build] configuring $build (Release)"
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build.configure.log" 2>&1 || {
-  cat "$build.configure.log" >&2; echo "[build] configure failed" >&2; exit 1; }
+mkdir -p "$build"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release > "$build/configure.log" 2>&1 || {
+  cat "$build/configure.log" >&2; echo "[build] configure failed" >&2; exit 1; }
 targets=()
 for t in "$@"; do targets+=(--target "$t"); done
 echo "[build] compiling ${*:-all targets} with $jobs jobs"
