@@ -465,7 +465,7 @@ struct Failure : std::runtime_error {
 // ------------------------------------------------------------------------------------------------ run
 
 static std::string figures_section(const std::vector<NotebookSpec>& manifest, const std::map<std::string, json>& done,
-                                   const ReportConfig& cfg, const std::string& root) {
+                                   const ReportConfig& cfg) {
   std::ostringstream o;
   for (const auto& nb : manifest)
     for (const auto& f : nb.figures) {
@@ -487,7 +487,6 @@ static std::string figures_section(const std::vector<NotebookSpec>& manifest, co
       }
       o << "\n";
     }
-  (void)root;
   return o.str();
 }
 
@@ -746,7 +745,7 @@ int run_report(const ReportConfig& cfg) {
          << summary.value("config", json::object()).dump() << "`.\n\n"
          << table1_section(summary) << "\n";
     }
-    md << "## Figures\n\n" << figures_section(manifest, records, cfg, root);
+    md << "## Figures\n\n" << figures_section(manifest, records, cfg);
     md << "## Stages\n\nEach stage's outputs carry the hash of the config that made it (`stage.json` in its folder "
           "under the work directory); a stage whose hash is unchanged is not rerun.\n\n"
           "| stage | config hash | seconds | this run |\n|---|---|---|---|\n";

@@ -26,6 +26,16 @@ namespace dmlbench::app {
 namespace th = dmlbench::theory;
 using json = nlohmann::ordered_json;
 
+// Writes a CSV (with its '#'-line provenance) to a file atomically, or to stdout when path is empty.
+static void emit_csv(const std::string& path, const std::string& text, std::size_t rows, const char* unit = "rows") {
+  if (path.empty()) {
+    std::cout << text;
+  } else {
+    experiments::write_file_atomically(path, text);
+    std::cerr << "wrote " << rows << " " << unit << " to " << path << "\n";
+  }
+}
+
 void add_field_command(CLI::App* parent) {
   // --- field -----------------------------------------------------------------------------------------------------
   auto* field = parent->add_subcommand("field", "Delta S maps and the entangled vector field of [XHN] eqs 9-12 over a "
@@ -50,12 +60,7 @@ void add_field_command(CLI::App* parent) {
     for (const auto& f : samples)
       o << f.s_ap << "," << f.s_an << "," << f.delta.ap << "," << f.delta.an << "," << f.total.ap << ","
         << f.total.an << "," << th::name(th::classify(f.total)) << "\n";
-    if (out_path->empty()) {
-      std::cout << o.str();
-    } else {
-      experiments::write_file_atomically(*out_path, o.str());
-      std::cerr << "wrote " << samples.size() << " points to " << *out_path << "\n";
-    }
+    emit_csv(*out_path, o.str(), samples.size(), "points");
     std::cerr << std::setprecision(3) << "S_ap decreasing: " << st.ap_decreasing << ", S_an increasing: "
               << st.an_increasing << ", up-right near (1,1): " << st.near_11_up_right << "\nmovement:";
     for (int k = 0; k < 5; ++k)
@@ -64,16 +69,6 @@ void add_field_command(CLI::App* parent) {
   });
 }
 
-
-// Writes a CSV (with its '#'-line provenance) to a file atomically, or to stdout when path is empty.
-static void emit_csv(const std::string& path, const std::string& text, std::size_t rows) {
-  if (path.empty()) {
-    std::cout << text;
-  } else {
-    experiments::write_file_atomically(path, text);
-    std::cerr << "wrote " << rows << " rows to " << path << "\n";
-  }
-}
 
 void add_surface_and_projection_commands(CLI::App* theory) {
   // --- surface: L2nd over (S_ap, S_an) with its gradient ([XHN eq 16]) --------------------------------------
