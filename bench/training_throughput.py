@@ -1,8 +1,17 @@
 #!/usr/bin/python3
 """Training throughput (images/s) of the C++ MNIST even/odd loop (dmlbench train mnist-evenodd) against the same
 model ([LCC] App. C), loss (squared-Euclidean triplet, margin 0.2), miner (easy positive + semi-hard negative) and
-class-balanced sampler written in Python PyTorch (Debian's python3-torch, the same 1.13), in one script; both on
-the CPU with the same number of threads. Each side trains --steps steps; interleaved repetitions; median ratio.
+class-balanced sampler written in Python PyTorch (Debian's python3-torch, the same 1.13), in one script; all on
+the CPU with the same number of threads. Each arm trains --steps steps; interleaved repetitions; median ratios.
+
+Four arms, each in its own process (the C++ arms report their own training-step time in metrics.json):
+  cpp-fused     dmlbench as it runs by default: --kernels fused (ReLU -> BN -> max-pool fused, dense 128 on MKL-DNN)
+                and freed tensor memory kept in the heap (experiments/heap_policy.hpp)
+  cpp-stock     dmlbench --kernels stock: torch::nn modules, the same ops as the Python loop (heap policy as above)
+  python        the Python loop as one writes it: nn.Conv2d / BatchNorm2d / max_pool2d / Linear. The target's
+                reference: cpp-fused >= 1.5 x python
+  python-tuned  the Python loop given every trick that needs no new kernel: channels-last maps, dense 128 as the 12x12
+                convolution, and the same malloc settings (GLIBC_TUNABLES): what is left of the C++ gain then
 
 Usage: /usr/bin/python3 bench/training_throughput.py [--build build] [--steps 60] [--reps 3] [--json out.json]
 """
@@ -35,6 +44,18 @@ class Net(nn.Module):  # [LCC] App. C, as experiments/src/mnist_embedding_net.cp
         return self.fc2(torch.relu(self.fc1(x)))
 
 
+TUNABLES = "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=1073741824"  # = heap_policy.cpp
+
+
+class NetChannelsLast(Net):  # the same function; channels-last maps, dense 128 as the 12x12 conv it equals
+    def forward(self, x):
+        x = self.bn1(torch.relu(self.conv1(x)))
+        x = self.bn2(torch.relu(self.conv2(x)))
+        x = torch.max_pool2d(x, 2)
+        x = torch.nn.functional.conv2d(x, self.fc1.weight.view(-1, 64, 12, 12), self.fc1.bias).flatten(1)
+        return self.fc2(torch.relu(x))
+
+
 def read_idx(path):
     with (gzip.open if path.endswith(".gz") else open)(path, "rb") as f:
         b = f.read()
@@ -61,13 +82,17 @@ def mine_eps_semihard(sim, y):
     return idx[keep], p[keep], n[keep]
 
 
-def python_train(images, parity, steps, per_class, seed):
+def python_train(images, parity, steps, per_class, seed, channels_last=False):
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = Net()
+    model = NetChannelsLast() if channels_last else Net()
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     by_class = [np.flatnonzero(parity == c) for c in (0, 1)]
     x_all = torch.from_numpy(images).float().div(255.0).unsqueeze(1)
+    if channels_last:
+        x_all = x_all.contiguous(memory_format=torch.channels_last)
     t0 = time.perf_counter()
     for _ in range(steps):
         b = np.concatenate([rng.choice(ix, per_class, replace=False) for ix in by_class])
@@ -92,6 +117,8 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
     ap.add_argument("--json")
+    ap.add_argument("--arm", choices=["python", "python-tuned"], help=argparse.SUPPRESS)  # one Python arm, in-process
+    ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), MKL_NUM_THREADS=str(a.threads))
@@ -100,27 +127,51 @@ def main():
     labels = read_idx(os.path.join(a.data_dir, "train-labels-idx1-ubyte"))
     keep = labels <= 5
     images, parity = images[keep], (labels[keep] % 2).astype(np.int64)
-    cpp, py = [], []
-    for r in range(a.reps):
+    if a.arm:
+        print(json.dumps({"images_per_second": python_train(images, parity, a.steps, a.per_class, a.seed,
+                                                              channels_last=a.arm == "python-tuned")}))
+        return
+
+    def python(arm, seed):
+        penv = dict(env, GLIBC_TUNABLES=TUNABLES) if arm == "python-tuned" else env
+        p = subprocess.run([sys.executable, os.path.abspath(__file__), "--arm", arm, "--seed", str(seed),
+                            "--steps", str(a.steps), "--per-class", str(a.per_class), "--threads", str(a.threads),
+                            "--data-dir", a.data_dir], check=True, capture_output=True, text=True, env=penv)
+        return json.loads(p.stdout.strip().splitlines()[-1])["images_per_second"]
+
+    arms = {"cpp-fused": [], "cpp-stock": [], "python": [], "python-tuned": []}
+
+    def cpp(kernels):
         with tempfile.TemporaryDirectory() as out:
-            t0 = time.perf_counter()
-            proc = subprocess.run([exe, "train", "mnist-evenodd", "--data-dir", a.data_dir, "--out", out, "--sampler",
-                                   "eps", "--seeds", "1", "--epochs", "1000", "--max-steps", str(a.steps),
-                                   "--samples-per-class", str(a.per_class), "--device", "cpu"],
-                                  check=True, capture_output=True, text=True, env=env)
+            subprocess.run([exe, "train", "mnist-evenodd", "--data-dir", a.data_dir, "--out", out, "--sampler",
+                            "eps", "--seeds", "1", "--epochs", "1000", "--max-steps", str(a.steps),
+                            "--samples-per-class", str(a.per_class), "--device", "cpu", "--kernels", kernels],
+                           check=True, capture_output=True, text=True, env=env)
             m = json.load(open(os.path.join(out, "eps", "seed1", "metrics.json")))
         if m["torch_threads"] != a.threads:
             sys.exit(f"error: the C++ run used {m['torch_threads']} threads, not {a.threads}")
         # the training steps alone, as the Python loop times them (no evaluation, logging or checkpoints)
-        cpp.append(m["steps"] * 2 * a.per_class / m["train_seconds"])
-        py.append(python_train(images, parity, a.steps, a.per_class, seed=r + 1))
-        print(f"rep {r}: C++ {cpp[-1]:.0f} images/s, Python {py[-1]:.0f} images/s", flush=True)
-    ratios = [c / p for c, p in zip(cpp, py)]
+        return m["steps"] * 2 * a.per_class / m["train_seconds"]
+
+    for r in range(a.reps):
+        arms["cpp-fused"].append(cpp("fused"))
+        arms["cpp-stock"].append(cpp("stock"))
+        arms["python"].append(python("python", r + 1))
+        arms["python-tuned"].append(python("python-tuned", r + 1))
+        print(f"rep {r}: " + ", ".join(f"{k} {v[-1]:.0f}" for k, v in arms.items()) + " images/s", flush=True)
+
+    def ratio(num, den):
+        rs = [x / y for x, y in zip(arms[num], arms[den])]  # per repetition: the arms of one rep ran back to back
+        return {"median": statistics.median(rs), "min": min(rs), "max": max(rs)}
+
     result = {"benchmark": "training_throughput", "steps": a.steps, "batch": 2 * a.per_class, "reps": a.reps,
               "torch": torch.__version__, "threads": a.threads,
-              "cpp_images_per_second_median": statistics.median(cpp),
-              "python_images_per_second_median": statistics.median(py),
-              "ratio_median": statistics.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios)}
+              "images_per_second_median": {k: statistics.median(v) for k, v in arms.items()},
+              "images_per_second": arms,
+              "ratio_cpp_fused_over_python": ratio("cpp-fused", "python"),
+              "ratio_cpp_stock_over_python": ratio("cpp-stock", "python"),
+              "ratio_cpp_fused_over_python_tuned": ratio("cpp-fused", "python-tuned"),
+              "target": "cpp-fused >= 1.5 x python"}
     print(json.dumps(result, indent=2))
     if a.json:
         json.dump(result, open(a.json, "w"), indent=2)

@@ -31,8 +31,11 @@ void EvenOddConfig::validate() const {
   if (samples_per_class < 2) throw std::invalid_argument("--samples-per-class must be >= 2 (a positive needs a second sample)");
   if (!(lr > 0)) throw std::invalid_argument("--lr must be > 0");
   if (!(margin > 0)) throw std::invalid_argument("--margin must be > 0");
+  if (distance != "squared" && distance != "euclidean")
+    throw std::invalid_argument("--distance must be squared or euclidean, got '" + distance + "'");
   if (!(holdout > 0 && holdout < 1)) throw std::invalid_argument("--holdout must lie in (0, 1)");
   if (embedding_dim < 1) throw std::invalid_argument("--embedding-dim must be >= 1");
+  parse_net_kernels(kernels);
 }
 
 namespace {
@@ -41,8 +44,9 @@ json config_json(const EvenOddConfig& c) {
   return {{"experiment", "mnist-evenodd"}, {"paper", "LCC Sec 5.1, Table 1, Fig 2, App. C"},
           {"sampler", c.sampler}, {"miner", c.sampler == "eps" ? "eps-trip-sh" : "trip-sh"},
           {"seed", c.seed}, {"epochs", c.epochs}, {"samples_per_class", c.samples_per_class}, {"lr", c.lr},
-          {"optimizer", "Adam"}, {"loss", "triplet, squared Euclidean"}, {"margin", c.margin},
-          {"holdout", c.holdout}, {"embedding_dim", c.embedding_dim}, {"max_steps", c.max_steps},
+          {"optimizer", "Adam"}, {"loss", c.distance == "squared" ? "triplet, squared Euclidean" : "triplet, Euclidean"},
+          {"margin", c.margin}, {"normalize", c.normalize},
+          {"holdout", c.holdout}, {"embedding_dim", c.embedding_dim}, {"kernels", c.kernels}, {"max_steps", c.max_steps},
           {"data_dir", fs::absolute(c.data_dir).string()}};
 }
 
@@ -54,13 +58,35 @@ torch::Tensor images_of(const LabeledImages& d, const std::vector<int>& idx) {
       .reshape({n, 1, d.rows, d.cols});
 }
 
-torch::Tensor embed(MnistEmbeddingNet& model, const torch::Tensor& x, torch::Device dev) {
+// the trained embedding: the network's output, L2-normalised when the config asks for it
+torch::Tensor forward(MnistEmbeddingNet& model, const torch::Tensor& x, bool normalize) {
+  const auto e = model->forward(x);
+  return normalize ? torch::nn::functional::normalize(e, torch::nn::functional::NormalizeFuncOptions().dim(1)) : e;
+}
+
+torch::Tensor embed(MnistEmbeddingNet& model, const torch::Tensor& x, torch::Device dev, bool normalize) {
   torch::NoGradGuard no_grad;
   model->eval();
   std::vector<torch::Tensor> parts;
-  for (std::int64_t s = 0; s < x.size(0); s += 1024) parts.push_back(model->forward(x.slice(0, s, s + 1024).to(dev)).cpu());
+  for (std::int64_t s = 0; s < x.size(0); s += 1024)
+    parts.push_back(forward(model, x.slice(0, s, s + 1024).to(dev), normalize).cpu());
   model->train();
   return torch::cat(parts);
+}
+
+// A fixed, seeded set of held-out parity triplets (each held-out image an anchor with a random positive and a random
+// negative) and the fraction an embedding orders correctly, d(a, p) < d(a, n): scale-free, unlike the triplet loss,
+// whose value grows with the embedding's scale as training spreads the points.
+MinedTriplets fixed_triplets(const std::vector<std::int64_t>& parity, std::uint64_t seed) {
+  const auto y = torch::tensor(parity);
+  auto gen = at::detail::createCPUGenerator(seed * 104729ULL + 17);
+  return mine_triplets(torch::zeros({y.size(0), y.size(0)}, torch::kFloat64), y, named_miner("random"), gen);
+}
+
+double triplet_accuracy(const torch::Tensor& emb, const MinedTriplets& t) {
+  const auto e = emb.to(torch::kFloat64);
+  const auto a = e.index({t.anchors}), p = e.index({t.positives}), n = e.index({t.negatives});
+  return (a - p).pow(2).sum(1).lt((a - n).pow(2).sum(1)).to(torch::kFloat64).mean().item<double>();
 }
 
 }  // namespace
@@ -77,7 +103,7 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
   const auto train_y = torch::tensor(std::vector<std::int64_t>(parity.begin(), parity.end()));
 
   torch::manual_seed(c.seed);
-  MnistEmbeddingNet model(c.embedding_dim);
+  MnistEmbeddingNet model(c.embedding_dim, parse_net_kernels(c.kernels));
   model->to(dev);
   torch::optim::Adam opt(model->parameters(), torch::optim::AdamOptions(c.lr));
   fs::create_directories(c.out_dir);
@@ -85,6 +111,10 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
       ck_meta = out / "checkpoint.json";
   int epoch0 = 0;
   EvenOddResult r;
+  const auto heldout_x = images_of(data, split.heldout_train_digits);
+  std::vector<std::int64_t> heldout_parity;
+  for (int i : split.heldout_train_digits) heldout_parity.push_back(parity_label(data.labels[std::size_t(i)]));
+  const auto check_triplets = fixed_triplets(heldout_parity, c.seed);
   json scatter_rows = json::array();
   if (c.resume && fs::exists(ck_meta)) {
     json meta = json::parse(std::ifstream(ck_meta));
@@ -100,14 +130,13 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
     r.first_loss = meta["first_loss"];
     r.last_loss = meta["last_loss"];
     r.skipped_anchors = meta["skipped_anchors"];
+    r.triplet_accuracy_before = meta["triplet_accuracy_before"];
     scatter_rows = meta["scatter"];
     log << "[train] resumed " << c.out_dir << " after epoch " << epoch0 << "\n";
   }
   const MinerConfig miner = named_miner(c.sampler == "eps" ? "eps-trip-sh" : "trip-sh");
   const long per_epoch = std::max<long>(1, long(split.train.size()) / (2 * c.samples_per_class));
-  const auto heldout_x = images_of(data, split.heldout_train_digits);
-  std::vector<std::int64_t> heldout_parity;
-  for (int i : split.heldout_train_digits) heldout_parity.push_back(parity_label(data.labels[std::size_t(i)]));
+  if (epoch0 == 0) r.triplet_accuracy_before = triplet_accuracy(embed(model, heldout_x, dev, c.normalize), check_triplets);
   bool stopped = false;
   for (int epoch = epoch0; epoch < c.epochs && !stopped; ++epoch) {
     ClassBalancedSampler sampler(parity, 2, c.samples_per_class, c.seed * 1000003ULL + std::uint64_t(epoch));
@@ -122,11 +151,12 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
       const auto b = sampler.next_batch();
       const auto bi = torch::tensor(std::vector<std::int64_t>(b.begin(), b.end()));
       const auto x = train_x.index({bi}).to(dev), y = train_y.index({bi}).to(dev);
-      const auto e = model->forward(x);
+      const auto e = forward(model, x, c.normalize);
       auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(r.steps));
       const auto t = mine_triplets(-torch::cdist(e, e).pow(2).detach(), y, miner, gen);
       r.skipped_anchors += t.skipped_no_positive + t.skipped_no_negative;
-      const auto loss = triplet_margin_loss(e, t, c.margin, TripletDistance::squared_euclidean);
+      const auto loss = triplet_margin_loss(
+          e, t, c.margin, c.distance == "squared" ? TripletDistance::squared_euclidean : TripletDistance::euclidean);
       opt.zero_grad();
       loss.backward();
       opt.step();
@@ -143,7 +173,7 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
     r.last_loss = mean_loss;
     // [XHN] Fig 6: each held-out anchor's easiest positive and hardest negative (parity labels), cosine similarity
     {
-      const auto h = torch::nn::functional::normalize(embed(model, heldout_x, dev), torch::nn::functional::NormalizeFuncOptions().dim(1));
+      const auto h = torch::nn::functional::normalize(embed(model, heldout_x, dev, c.normalize), torch::nn::functional::NormalizeFuncOptions().dim(1));
       auto sim = h.matmul(h.t());
       const auto y = torch::tensor(heldout_parity);
       const auto same = y.unsqueeze(0).eq(y.unsqueeze(1));
@@ -161,7 +191,9 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
     fs::rename(ck_opt.string() + ".tmp", ck_opt);
     write_file_atomically(ck_meta.string(), json{{"config", config_json(c)}, {"epochs_done", epoch + 1}, {"steps", r.steps},
                                         {"first_loss", r.first_loss}, {"last_loss", r.last_loss},
-                                        {"skipped_anchors", r.skipped_anchors}, {"scatter", scatter_rows}}.dump());
+                                        {"skipped_anchors", r.skipped_anchors},
+                                        {"triplet_accuracy_before", r.triplet_accuracy_before},
+                                        {"scatter", scatter_rows}}.dump());
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log << "[train] " << c.sampler << " seed " << c.seed << ": epoch " << epoch + 1 << "/" << c.epochs << ", step "
         << r.steps << ", loss " << std::setprecision(4) << mean_loss << ", " << std::setprecision(3) << el
@@ -170,12 +202,13 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
 
   // evaluation with digit labels
   const auto test_x = images_of(data, split.test_digits);
-  const auto eh = embed(model, heldout_x, dev), et = embed(model, test_x, dev);
+  const auto eh = embed(model, heldout_x, dev, c.normalize), et = embed(model, test_x, dev, c.normalize);
   std::vector<std::int64_t> dh, dt;
   for (int i : split.heldout_train_digits) dh.push_back(data.labels[std::size_t(i)]);
   for (int i : split.test_digits) dt.push_back(data.labels[std::size_t(i)]);
   r.recall_train_digits = recall_at_k(eh, torch::tensor(dh), r.ks, Similarity::euclidean);
   r.recall_test_digits = recall_at_k(et, torch::tensor(dt), r.ks, Similarity::euclidean);
+  r.triplet_accuracy_after = triplet_accuracy(eh, check_triplets);
   r.nmi_train_digits = nmi_of_kmeans(eh, torch::tensor(dh), 6, c.seed);
   r.nmi_test_digits = nmi_of_kmeans(et, torch::tensor(dt), 4, c.seed);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -194,7 +227,11 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
   write_file_atomically((out / "scatter.csv").string(), sc.str());
   write_file_atomically((out / "metrics.json").string(),
                         json{{"config", config_json(c)}, {"steps", r.steps}, {"first_loss", r.first_loss},
-                             {"last_loss", r.last_loss}, {"skipped_anchors", r.skipped_anchors}, {"ks", r.ks},
+                             {"last_loss", r.last_loss}, {"skipped_anchors", r.skipped_anchors},
+                             {"heldout_triplet_accuracy", {{"before", r.triplet_accuracy_before},
+                                                           {"after", r.triplet_accuracy_after},
+                                                           {"triplets", check_triplets.anchors.size(0)}}},
+                             {"ks", r.ks},
                              {"recall_train_digits", r.recall_train_digits}, {"recall_test_digits", r.recall_test_digits},
                              {"nmi_train_digits", r.nmi_train_digits}, {"nmi_test_digits", r.nmi_test_digits},
                              {"seconds", r.seconds}, {"train_seconds", r.train_seconds},

@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/evenodd_training.hpp"
+#include "dmlbench/experiments/heap_policy.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 #include <nlohmann/json.hpp>
@@ -19,6 +20,7 @@
 #include <sstream>
 
 extern "C" int dmlbench_torch_command(int argc, char** argv) {
+  dmlbench::experiments::keep_freed_memory_in_heap();
   CLI::App app{"dmlbench LibTorch commands"};
   app.name("dmlbench");
   app.require_subcommand(1);
@@ -45,10 +47,14 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   eo->add_option("--epochs", cfg->epochs)->capture_default_str();
   eo->add_option("--samples-per-class", cfg->samples_per_class, "batch = 2 x this")->capture_default_str();
   eo->add_option("--lr", cfg->lr)->capture_default_str();
-  eo->add_option("--margin", cfg->margin)->capture_default_str();
+  eo->add_option("--margin", cfg->margin, "triplet margin, in units of --distance")->capture_default_str();
+  eo->add_option("--distance", cfg->distance, "squared | euclidean (triplet loss and miner)")->capture_default_str();
+  eo->add_flag("--normalize", cfg->normalize, "L2-normalise the embedding (the unit circle in 2-D)");
   eo->add_option("--holdout", cfg->holdout, "held-out fraction of digits 0-5")->capture_default_str();
   eo->add_option("--max-steps", cfg->max_steps, "stop each run after this many steps (smoke runs)")->capture_default_str();
   eo->add_option("--device", cfg->device, "auto | cpu | cuda")->capture_default_str();
+  eo->add_option("--kernels", cfg->kernels, "fused (ReLU-BN-pool fused on the CPU) | stock (torch::nn modules)")
+      ->capture_default_str();
   eo->add_flag("--resume", cfg->resume, "continue runs from their checkpoints");
   eo->callback([cfg, samplers, seeds] {
     if (*seeds < 1) throw std::invalid_argument("--seeds must be >= 1");
@@ -77,7 +83,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     };
     json summary = {{"config", {{"experiment", "mnist-evenodd"}, {"samplers", which}, {"seeds", *seeds},
                                 {"epochs", cfg->epochs}, {"samples_per_class", cfg->samples_per_class},
-                                {"lr", cfg->lr}, {"margin", cfg->margin}, {"holdout", cfg->holdout},
+                                {"lr", cfg->lr}, {"margin", cfg->margin}, {"distance", cfg->distance},
+                                {"normalize", cfg->normalize}, {"holdout", cfg->holdout}, {"kernels", cfg->kernels},
                                 {"max_steps", cfg->max_steps}, {"data_dir", cfg->data_dir}}},
                     {"git_revision", DMLBENCH_GIT_REV}, {"paper", "LCC Table 1"}, {"rows", json::array()}};
     const char* names[] = {"R@1 train digits", "R@5 train digits", "R@10 train digits", "R@1 test digits",

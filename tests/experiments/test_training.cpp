@@ -57,19 +57,21 @@ EvenOddConfig small_config(const std::string& out) {
 
 }  // namespace
 
-TEST_CASE("smoke training run of [LCC] Sec 5.1 on a thousand images lowers the loss and writes its outputs",
-          "[experiments][training]") {
-  for (const char* sampler : {"random", "eps"}) {
-    auto c = small_config(std::string("dmlbench-smoke-") + sampler);
-    c.sampler = sampler;
+// What a short run must show. With easy positives the triplet loss falls to about 0 within the first epoch on every
+// seed tried (16 of 16). With random positives its epoch means are no signal at this length: the loss grows with the
+// embedding's scale as training spreads the points, and the last epoch's mean was above the first's on 2 of 8 seeds
+// with the stock kernels and on 2 of 8 with the fused ones (4 epochs of 9 steps). What such training reliably does is
+// order held-out parity triplets better (a scale-free measure): by 0.17 on average over seeds 1-4 (0.565 -> 0.735,
+// per-seed spread about 0.1), so the mean over 4 seeds must rise by at least 0.05.
+TEST_CASE("smoke training run of [LCC] Sec 5.1 on a thousand images: EPS lowers the loss, random positives order "
+          "held-out triplets better, outputs written", "[experiments][training]") {
+  {
+    auto c = small_config("dmlbench-smoke-eps");
+    c.sampler = "eps";
     std::ostringstream log;
     const auto r = train_evenodd(c, log);
-    c.samples_per_class = 32;
-    c.epochs = 4;
-    fs::remove_all(c.out_dir);
-    const auto r2 = train_evenodd(c, log);
-    INFO(sampler << ": epoch mean loss " << r2.first_loss << " -> " << r2.last_loss << "\n" << log.str());
-    CHECK(r2.last_loss < r2.first_loss);
+    INFO("eps: epoch mean loss " << r.first_loss << " -> " << r.last_loss << "\n" << log.str());
+    CHECK(r.last_loss < r.first_loss);
     CHECK(r.steps == 3 * 18);  // 720 images of classes 0-5, 20% held out: 576 / 32 = 18 steps per epoch
     for (double v : r.recall_train_digits) CHECK((v >= 0 && v <= 1));
     CHECK(r.recall_test_digits[2] >= r.recall_test_digits[0]);  // R@10 >= R@1
@@ -79,6 +81,22 @@ TEST_CASE("smoke training run of [LCC] Sec 5.1 on a thousand images lowers the l
     fs::remove_all(c.out_dir);
     fs::remove_all(c.data_dir);
   }
+  double before = 0, after = 0;
+  std::ostringstream log;
+  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+    auto c = small_config("dmlbench-smoke-random");
+    c.sampler = "random";
+    c.seed = seed;
+    const auto r = train_evenodd(c, log);
+    log << "seed " << seed << ": held-out triplet accuracy " << r.triplet_accuracy_before << " -> "
+        << r.triplet_accuracy_after << "\n";
+    before += r.triplet_accuracy_before / 4;
+    after += r.triplet_accuracy_after / 4;
+    fs::remove_all(c.out_dir);
+    fs::remove_all(c.data_dir);
+  }
+  INFO(log.str());
+  CHECK(after > before + 0.05);
 }
 
 TEST_CASE("a run stopped after one epoch and resumed from its checkpoint ends exactly where an uninterrupted run "

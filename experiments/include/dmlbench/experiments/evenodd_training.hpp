@@ -18,11 +18,14 @@ struct EvenOddConfig {
   int epochs = 5;
   int samples_per_class = 64;   // batch = 2 parity classes x this
   double lr = 1e-3;             // Adam
-  double margin = 0.2;          // squared-Euclidean triplet margin
+  double margin = 0.2;          // triplet margin, in units of `distance`
+  std::string distance = "squared";  // squared | euclidean: the triplet loss's distance (and the miner's ranking)
+  bool normalize = false;       // L2-normalise the embedding (points on the unit circle for embedding_dim 2)
   double holdout = 0.2;         // fraction of digits 0-5 held out for evaluation
   int embedding_dim = 2;
   long max_steps = -1;          // stop after this many steps in all (smoke runs); -1: no limit
   std::string device = "auto";
+  std::string kernels = "fused";  // the network's kernels: fused (CPU) | stock (mnist_embedding_net.hpp)
   bool resume = false;          // continue from out_dir/checkpoint.pt if present
   void validate() const;
 };
@@ -32,6 +35,9 @@ struct EvenOddResult {
   std::vector<double> recall_train_digits, recall_test_digits;  // Recall@K with digit labels
   double nmi_train_digits = 0, nmi_test_digits = 0;             // k-means with k = number of digits
   double first_loss = 0, last_loss = 0;                         // mean training loss of the first and last epoch
+  // fraction of a fixed, seeded set of held-out parity triplets (random positive and negative) with d(a, p) < d(a, n),
+  // for the untrained and the trained network: scale-free, where the loss grows with the embedding's scale
+  double triplet_accuracy_before = 0, triplet_accuracy_after = 0;
   long steps = 0;
   double seconds = 0;
   double train_seconds = 0;  // time inside the training steps alone (no evaluation, logging or checkpoints)
