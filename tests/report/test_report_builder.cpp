@@ -153,6 +153,12 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(md, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WHY"));
   CHECK_THAT(md, Catch::Contains("![[XHN] Fig 0](figures/fixture_line.png)") && Catch::Contains("FIXTURE-CAPTION"));
   CHECK(fs::file_size(dir / "reports/figures/fixture_line.png") > 100);
+  // the probe of the EPS gap: a row for the reproduction and one per probe summary present (here: normalize)
+  CHECK_THAT(md, Catch::Contains("### Probing the EPS gap"));
+  CHECK_THAT(row_of(md, "normalize"), Catch::Contains("| 30.0 +- 2.0 | 70.0 +- 2.0 | 40.0 (0.0004) | 33.0 +- 1.0 | "
+                                                      "44.0 +- 1.0 | 11.0 (0.002) | 90.0 +- 1.0% | 60.0 +- 2.0% |"));
+  CHECK_THAT(row_of(md, "reproduction"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (0.001) |"));
+  CHECK(fs::exists(dir / "reports/experiments/mnist_evenodd_probe_normalize.json"));
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
 
