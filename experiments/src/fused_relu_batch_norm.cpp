@@ -48,10 +48,11 @@ DMLBENCH_KERNEL void rows_to_planes(const T* __restrict rows_in, T* __restrict p
 // Sums run over rows in blocks of kBlock, in T and vectorised over channels, each block then added into double.
 constexpr Index kBlock = 16;
 
-// acc[c] += sum_r (relu(x_rc) - shift_c), acc[C + c] += sum_r (relu(x_rc) - shift_c)^2; buf: 2C scratch
+// With v = relu(x) - centre: acc[c] += sum_r u_rc, acc[C + c] += sum_r u_rc v_rc, where u = dy, or u = v when dy is
+// null (the forward's moments; the backward's sums of dy and dy xhat). buf: 2C scratch.
 template <typename T>
-DMLBENCH_KERNEL void moment_sums(const T* __restrict x, Index rows, Index C, const T* __restrict shift,
-                                 double* __restrict acc, T* __restrict buf) {
+DMLBENCH_KERNEL void centred_sums(const T* __restrict dy, const T* __restrict x, Index rows, Index C,
+                                  const T* __restrict centre, double* __restrict acc, T* __restrict buf) {
   T* __restrict b1 = buf;
   T* __restrict b2 = buf + C;
   for (Index r0 = 0; r0 < rows; r0 += kBlock) {
@@ -59,31 +60,10 @@ DMLBENCH_KERNEL void moment_sums(const T* __restrict x, Index rows, Index C, con
     const Index r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
     for (Index r = r0; r < r1; ++r)
       for (Index c = 0; c < C; ++c) {
-        const T v = relu(x[r * C + c]) - shift[c];
-        b1[c] += v;
-        b2[c] += v * v;
-      }
-    for (Index c = 0; c < C; ++c) {
-      acc[c] += double(b1[c]);
-      acc[C + c] += double(b2[c]);
-    }
-  }
-}
-
-// acc[c] += sum_r dy_rc, acc[C + c] += sum_r dy_rc (relu(x_rc) - mean_c); buf: 2C scratch
-template <typename T>
-DMLBENCH_KERNEL void gradient_sums(const T* __restrict dy, const T* __restrict x, Index rows, Index C,
-                                   const T* __restrict mean, double* __restrict acc, T* __restrict buf) {
-  T* __restrict b1 = buf;
-  T* __restrict b2 = buf + C;
-  for (Index r0 = 0; r0 < rows; r0 += kBlock) {
-    for (Index c = 0; c < 2 * C; ++c) buf[c] = T(0);
-    const Index r1 = r0 + kBlock < rows ? r0 + kBlock : rows;
-    for (Index r = r0; r < r1; ++r)
-      for (Index c = 0; c < C; ++c) {
-        const T g = dy[r * C + c];
-        b1[c] += g;
-        b2[c] += g * (relu(x[r * C + c]) - mean[c]);
+        const T v = relu(x[r * C + c]) - centre[c];
+        const T u = dy ? dy[r * C + c] : v;
+        b1[c] += u;
+        b2[c] += u * v;
       }
     for (Index c = 0; c < C; ++c) {
       acc[c] += double(b1[c]);
@@ -237,7 +217,7 @@ Normalisation normalisation(const T* x, const Shape& s, torch::nn::BatchNorm2d& 
     const auto shift = as<T>(rm);
     const auto sums = channel_sums(s.N, s.C, [&](Index n, double* acc) {
       std::vector<T> xbuf, buf(2 * cn);
-      moment_sums(image_rows(x, n, s, xbuf), s.rows(), s.C, shift.data(), acc, buf.data());
+      centred_sums<T>(nullptr, image_rows(x, n, s, xbuf), s.rows(), s.C, shift.data(), acc, buf.data());
     });
     const double M = double(s.N * s.rows());
     std::vector<double> unbiased(cn);
@@ -327,7 +307,7 @@ void backward(const T* x, const IncomingGradient<T>& grad, T* dx, double* dweigh
   const auto mean = as<T>(z.mean);
   const auto sums = channel_sums(s.N, s.C, [&](Index n, double* acc) {
     std::vector<T> xbuf, gbuf, dybuf, buf(2 * cn);
-    gradient_sums(grad.rows(n, gbuf, dybuf), image_rows(x, n, s, xbuf), s.rows(), s.C, mean.data(), acc, buf.data());
+    centred_sums(grad.rows(n, gbuf, dybuf), image_rows(x, n, s, xbuf), s.rows(), s.C, mean.data(), acc, buf.data());
   });
   const double M = double(s.N * s.rows());
   std::vector<T> a(cn), mdy(cn), k(cn);
