@@ -211,6 +211,8 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
   r.triplet_accuracy_after = triplet_accuracy(eh, check_triplets);
   r.nmi_train_digits = nmi_of_kmeans(eh, torch::tensor(dh), 6, c.seed);
   r.nmi_test_digits = nmi_of_kmeans(et, torch::tensor(dt), 4, c.seed);
+  r.nmi_parity = nmi_of_kmeans(eh, torch::tensor(heldout_parity), 2, c.seed);
+  r.nmi_plus_parity = nmi_of_kmeans(eh, torch::tensor(heldout_parity), 20, c.seed);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   std::ostringstream csv;
@@ -234,6 +236,8 @@ EvenOddResult train_evenodd(const EvenOddConfig& c, std::ostream& log) {
                              {"ks", r.ks},
                              {"recall_train_digits", r.recall_train_digits}, {"recall_test_digits", r.recall_test_digits},
                              {"nmi_train_digits", r.nmi_train_digits}, {"nmi_test_digits", r.nmi_test_digits},
+                             {"nmi_parity", {{"k", 2}, {"nmi", r.nmi_parity}}},
+                             {"nmi_plus_parity", {{"k", 20}, {"nmi", r.nmi_plus_parity}}},
                              {"seconds", r.seconds}, {"train_seconds", r.train_seconds},
                              {"torch_threads", torch::get_num_threads()}}.dump(2));
   return r;

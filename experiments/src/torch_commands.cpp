@@ -140,22 +140,25 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
       summary["rows"].push_back(row);
     }
     // not in [LCC] Table 1, but what tells collapse from sub-clusters: how well the trained embedding orders random
-    // held-out parity triplets (collapse orders them all), and k-means NMI with digit labels
+    // held-out parity triplets (collapse orders them all), k-means NMI with digit labels, and NMI / NMI+ with parity
     json diag = json::object();
     for (const auto& smp : which) {
-      std::vector<double> acc0, acc1, nmi_tr, nmi_te;
+      std::vector<double> acc0, acc1, nmi_tr, nmi_te, nmi_p, nmi_pp;
       for (const auto& r : res[smp]) {
         acc0.push_back(r.triplet_accuracy_before);
         acc1.push_back(r.triplet_accuracy_after);
         nmi_tr.push_back(r.nmi_train_digits);
         nmi_te.push_back(r.nmi_test_digits);
+        nmi_p.push_back(r.nmi_parity);
+        nmi_pp.push_back(r.nmi_plus_parity);
       }
       auto ms = [&](const std::vector<double>& v) {
         const auto [m, sd] = stats(v);
         return json{{"mean", m}, {"std", sd}, {"seeds", v}};
       };
       diag[smp] = {{"heldout_triplet_accuracy_before", ms(acc0)}, {"heldout_triplet_accuracy_after", ms(acc1)},
-                   {"nmi_train_digits", ms(nmi_tr)}, {"nmi_test_digits", ms(nmi_te)}};
+                   {"nmi_train_digits", ms(nmi_tr)}, {"nmi_test_digits", ms(nmi_te)},
+                   {"nmi_parity_k2", ms(nmi_p)}, {"nmi_plus_parity_k20", ms(nmi_pp)}};
     }
     summary["diagnostics"] = diag;
     const auto path = (std::filesystem::path(root) / "summary.json").string();

@@ -75,6 +75,7 @@ TEST_CASE("smoke training run of [LCC] Sec 5.1 on a thousand images: EPS lowers 
     CHECK(r.steps == 3 * 18);  // 720 images of classes 0-5, 20% held out: 576 / 32 = 18 steps per epoch
     for (double v : r.recall_train_digits) CHECK((v >= 0 && v <= 1));
     CHECK(r.recall_test_digits[2] >= r.recall_test_digits[0]);  // R@10 >= R@1
+    for (double v : {r.nmi_train_digits, r.nmi_test_digits, r.nmi_parity, r.nmi_plus_parity}) CHECK((v >= 0 && v <= 1));
     for (const char* f : {"metrics.json", "embeddings.csv", "scatter.csv", "checkpoint.json", "checkpoint_model.pt"})
       CHECK(fs::exists(fs::path(c.out_dir) / f));
     CHECK_THAT(log.str(), Catch::Contains("ETA"));

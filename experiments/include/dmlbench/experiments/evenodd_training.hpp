@@ -34,6 +34,9 @@ struct EvenOddResult {
   std::vector<int> ks = {1, 5, 10};
   std::vector<double> recall_train_digits, recall_test_digits;  // Recall@K with digit labels
   double nmi_train_digits = 0, nmi_test_digits = 0;             // k-means with k = number of digits
+  // held-out digits 0-5 against their parity labels: NMI with k = 2 clusters, and NMI+ with 10 x 2 = 20 ([LCC]
+  // Table 2's NMI+ takes 10 clusters per class), which sub-clusters inside a parity class do not penalise
+  double nmi_parity = 0, nmi_plus_parity = 0;
   double first_loss = 0, last_loss = 0;                         // mean training loss of the first and last epoch
   // fraction of a fixed, seeded set of held-out parity triplets (random positive and negative) with d(a, p) < d(a, n),
   // for the untrained and the trained network: scale-free, where the loss grows with the embedding's scale
