@@ -520,23 +520,28 @@ static std::string figures_section(const std::vector<NotebookSpec>& manifest, co
   return o.str();
 }
 
+// "mean +- std" of a summary's per-sampler entry (std 0 where a single seed left it null)
+static std::string mean_pm_std(const json& v) {
+  return fixed1(v.at("mean")) + " +- " + fixed1(v.at("std").is_number() ? v["std"].get<double>() : 0.0);
+}
+
+// a summary row's Welch p, or "n/a" where it has none
+static std::string p_value_text(const json& row) {
+  if (!row.value("p_value", json()).is_number()) return "n/a";
+  std::ostringstream p;
+  p << std::setprecision(2) << row["p_value"].get<double>();
+  return p.str();
+}
+
 static std::string table1_section(const json& summary) {
   std::ostringstream o;
   o << "| metric | ours, triplet | ours, triplet + EPS | paper, triplet | paper, triplet + EPS | EPS - triplet | Welch p |\n"
        "|---|---|---|---|---|---|---|\n";
   for (const auto& r : summary.value("rows", json::array())) {
     if (!r.contains("random") || !r.contains("eps")) continue;
-    auto ms = [](const json& s) {
-      return fixed1(s.at("mean")) + " +- " + fixed1(s.at("std").is_number() ? s["std"].get<double>() : 0.0);
-    };
-    std::ostringstream p;
-    if (r.value("p_value", json()).is_number())
-      p << std::setprecision(2) << r["p_value"].get<double>();
-    else
-      p << "n/a";
-    o << "| " << r.value("metric", "") << " | " << ms(r["random"]) << " | " << ms(r["eps"]) << " | "
+    o << "| " << r.value("metric", "") << " | " << mean_pm_std(r["random"]) << " | " << mean_pm_std(r["eps"]) << " | "
       << fixed1(r["random"].at("paper")) << " | " << fixed1(r["eps"].at("paper")) << " | "
-      << fixed1(r.value("eps_minus_random", 0.0)) << " | " << p.str() << " |\n";
+      << fixed1(r.value("eps_minus_random", 0.0)) << " | " << p_value_text(r) << " |\n";
   }
   return o.str();
 }
@@ -548,9 +553,6 @@ static std::string probe_section(const std::vector<std::tuple<std::string, std::
   o << "| config | change | R@1 train digits: triplet | triplet + EPS | EPS - triplet (p) | R@1 test digits: triplet | "
        "triplet + EPS | EPS - triplet (p) | held-out parity triplets ordered: triplet | triplet + EPS |\n"
        "|---|---|---|---|---|---|---|---|---|---|\n";
-  auto ms = [](const json& v) {
-    return fixed1(v.at("mean")) + " +- " + fixed1(v.at("std").is_number() ? v["std"].get<double>() : 0.0);
-  };
   for (const auto& [name, change, summary] : runs) {
     o << "| `" << name << "` | " << cell(change);
     for (const char* metric : {"R@1 train digits", "R@1 test digits"}) {
@@ -561,13 +563,8 @@ static std::string probe_section(const std::vector<std::tuple<std::string, std::
         o << " | - | - | -";
         continue;
       }
-      std::ostringstream p;
-      if (row.value("p_value", json()).is_number())
-        p << std::setprecision(2) << row["p_value"].get<double>();
-      else
-        p << "n/a";
-      o << " | " << ms(row["random"]) << " | " << ms(row["eps"]) << " | " << fixed1(row.value("eps_minus_random", 0.0))
-        << " (" << p.str() << ")";
+      o << " | " << mean_pm_std(row["random"]) << " | " << mean_pm_std(row["eps"]) << " | "
+        << fixed1(row.value("eps_minus_random", 0.0)) << " (" << p_value_text(row) << ")";
     }
     const json d = summary.value("diagnostics", json::object());
     for (const char* smp : {"random", "eps"}) {
@@ -575,7 +572,7 @@ static std::string probe_section(const std::vector<std::tuple<std::string, std::
         json a = d[smp]["heldout_triplet_accuracy_after"];
         a["mean"] = 100 * a.value("mean", 0.0);
         a["std"] = 100 * (a.at("std").is_number() ? a["std"].get<double>() : 0.0);
-        o << " | " << ms(a) << "%";
+        o << " | " << mean_pm_std(a) << "%";
       } else {
         o << " | -";
       }
@@ -785,15 +782,16 @@ int run_report(const ReportConfig& cfg) {
         if (!fs::exists(src)) throw Failure("figure " + f.file + " is missing from " + cfg.work + "/figures");
         fs::copy_file(src, out_new + "/figures/" + f.file, fs::copy_options::overwrite_existing);
       }
-    for (const auto& [stage, file, dest] : std::vector<std::tuple<std::string, std::string, std::string>>{
-             {"theory-claims", "CLAIMS.md", "theory/CLAIMS.md"},
-             {"theory-claims", "claims.json", "theory/claims.json"},
-             {"sims-claims", "CLAIMS.md", "sims/CLAIMS.md"},
-             {"sims-claims", "claims.json", "sims/claims.json"},
-             {"mnist-evenodd", "summary.json", "experiments/mnist_evenodd_summary.json"},
-             {"mnist-evenodd-probe", "epochs-20/summary.json", "experiments/mnist_evenodd_probe_epochs-20.json"},
-             {"mnist-evenodd-probe", "normalize/summary.json", "experiments/mnist_evenodd_probe_normalize.json"},
-             {"mnist-evenodd-probe", "euclidean/summary.json", "experiments/mnist_evenodd_probe_euclidean.json"}}) {
+    std::vector<std::tuple<std::string, std::string, std::string>> copies = {
+        {"theory-claims", "CLAIMS.md", "theory/CLAIMS.md"},
+        {"theory-claims", "claims.json", "theory/claims.json"},
+        {"sims-claims", "CLAIMS.md", "sims/CLAIMS.md"},
+        {"sims-claims", "claims.json", "sims/claims.json"},
+        {"mnist-evenodd", "summary.json", "experiments/mnist_evenodd_summary.json"}};
+    for (const auto& p : probes())
+      copies.emplace_back("mnist-evenodd-probe", p.name + "/summary.json",
+                          "experiments/mnist_evenodd_probe_" + p.name + ".json");
+    for (const auto& [stage, file, dest] : copies) {
       const std::string src = cfg.work + "/" + stage + "/" + file;
       if (!fs::exists(src)) continue;
       fs::create_directories(fs::path(out_new + "/" + dest).parent_path());

@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/fused_relu_batch_norm.hpp"
 
+#include "cpu_kernel_support.hpp"
+
 #include <ATen/Parallel.h>
 
 #include <algorithm>
@@ -15,15 +17,6 @@ namespace {
 
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
-
-// The hot loops below are compiled twice on x86-64, for AVX2 (x86-64-v3) and for the baseline, and the loader picks
-// the one the machine runs (function multiversioning). Both give the same bits: the loops vectorise over channels,
-// so no sum changes order with the vector width, and this file is built with -ffp-contract=off (no FMA contraction).
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
-#define DMLBENCH_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define DMLBENCH_KERNEL
-#endif
 
 using Index = std::int64_t;
 
@@ -111,7 +104,8 @@ DMLBENCH_KERNEL void pool_rows(const T* __restrict x, Index H, Index W, Index C,
 }
 
 // The gradient at y = bn(relu(x)) of one image from the gradient at its pooled map (gp, Ho*Wo rows of C): a window's
-// gradient goes to the position that won it, 0 elsewhere (and to the last row or column of an odd-sized map).
+// gradient goes to the position that won it; every other position gets 0, the last row or column of an odd-sized
+// map (in no window) included.
 template <typename T>
 DMLBENCH_KERNEL void unpool_rows(const T* __restrict gp, const T* __restrict won, Index H, Index W, Index C,
                                  T* __restrict dy) {
@@ -176,20 +170,6 @@ const T* image_rows(const T* x, Index n, const Shape& s, std::vector<T>& buf) {
   return buf.data();
 }
 
-// Per-channel sums over the images, each image's in double, added in image order: the same for any thread count.
-// f(n, s) adds image n's terms into s[0 .. 2C).
-template <typename F>
-std::vector<double> channel_sums(Index N, Index C, F f) {
-  std::vector<double> part(static_cast<std::size_t>(N * 2 * C), 0.0);
-  at::parallel_for(0, N, 1, [&](Index n0, Index n1) {
-    for (Index n = n0; n < n1; ++n) f(n, part.data() + n * 2 * C);
-  });
-  std::vector<double> s(static_cast<std::size_t>(2 * C), 0.0);
-  for (Index n = 0; n < N; ++n)
-    for (Index k = 0; k < 2 * C; ++k) s[std::size_t(k)] += part[std::size_t(n * 2 * C + k)];
-  return s;
-}
-
 std::vector<double> as_doubles(const torch::Tensor& t) {
   const auto d = t.detach().to(torch::kCPU, torch::kFloat64).contiguous();
   return std::vector<double>(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
@@ -215,7 +195,7 @@ Normalisation normalisation(const T* x, const Shape& s, torch::nn::BatchNorm2d& 
   if (training) {
     // shifted sums (shift: the running mean, rounded to T) keep E[(r-K)^2] - E[r-K]^2 free of cancellation
     const auto shift = as<T>(rm);
-    const auto sums = channel_sums(s.N, s.C, [&](Index n, double* acc) {
+    const auto sums = cpu::sum_over_images(s.N, 2 * s.C, [&](Index n, double* acc) {
       std::vector<T> xbuf, buf(2 * cn);
       centred_sums<T>(nullptr, image_rows(x, n, s, xbuf), s.rows(), s.C, shift.data(), acc, buf.data());
     });
@@ -305,7 +285,7 @@ void backward(const T* x, const IncomingGradient<T>& grad, T* dx, double* dweigh
               const Normalisation& z, bool training) {
   const auto cn = static_cast<std::size_t>(s.C);
   const auto mean = as<T>(z.mean);
-  const auto sums = channel_sums(s.N, s.C, [&](Index n, double* acc) {
+  const auto sums = cpu::sum_over_images(s.N, 2 * s.C, [&](Index n, double* acc) {
     std::vector<T> xbuf, gbuf, dybuf, buf(2 * cn);
     centred_sums(grad.rows(n, gbuf, dybuf), image_rows(x, n, s, xbuf), s.rows(), s.C, mean.data(), acc, buf.data());
   });

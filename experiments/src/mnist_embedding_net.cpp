@@ -28,8 +28,7 @@ torch::Tensor MnistEmbeddingNetImpl::forward(torch::Tensor x) {
   if (x.dim() != 4 || x.size(1) != 1 || x.size(2) != 28 || x.size(3) != 28)
     throw std::invalid_argument("MnistEmbeddingNet: input must be B x 1 x 28 x 28, got " + std::to_string(x.dim()) +
                                 "-D");
-  if (kernels == NetKernels::fused && fused_relu_batch_norm_supported(x) &&
-      single_channel_conv2d_supported(x, conv1->weight)) {
+  if (kernels == NetKernels::fused && single_channel_conv2d_supported(x, conv1->weight)) {  // CPU float or double
     x = fused_relu_batch_norm(single_channel_conv2d(x, conv1->weight, conv1->bias), bn1);  // channels-last
     x = fused_relu_batch_norm_max_pool_flatten(conv2(x), bn2);  // B x (64 * 12 * 12), in flatten(1)'s NCHW order
     // dense 128 on MKL-DNN's inner product (the generic BLAS LibTorch links is several times slower at this size)

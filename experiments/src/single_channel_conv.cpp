@@ -1,6 +1,10 @@
 #include "dmlbench/experiments/single_channel_conv.hpp"
 
+#include "cpu_kernel_support.hpp"
+
 #include <ATen/Parallel.h>
+
+#include <algorithm>
 
 #include <cstdint>
 #include <stdexcept>
@@ -14,13 +18,6 @@ namespace {
 using torch::autograd::AutogradContext;
 using torch::autograd::variable_list;
 using Index = std::int64_t;
-
-// Compiled for AVX2 and for the baseline, picked at load time; see fused_relu_batch_norm.cpp.
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__ELF__)
-#define DMLBENCH_KERNEL __attribute__((target_clones("arch=x86-64-v3", "default")))
-#else
-#define DMLBENCH_KERNEL
-#endif
 
 // Channels go in blocks of kLanes, each block's accumulators held in registers (a constant-length inner loop).
 constexpr Index kLanes = 32;
@@ -136,19 +133,12 @@ struct SingleChannelConv : torch::autograd::Function<SingleChannelConv> {
     AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), "single_channel_conv2d_backward", [&] {
       const auto* xp = x.data_ptr<scalar_t>();
       const auto* dyp = dy.data_ptr<scalar_t>();
-      // per image in T, then summed over images in image order in double: the same for any thread count
-      std::vector<double> part(static_cast<std::size_t>(N * (g.K() + 1) * g.C), 0.0);
-      at::parallel_for(0, N, 1, [&](Index n0, Index n1) {
-        std::vector<scalar_t> acc(static_cast<std::size_t>((g.K() + 1) * g.C));
-        for (Index n = n0; n < n1; ++n) {
-          std::fill(acc.begin(), acc.end(), scalar_t(0));
-          weight_gradient_image(xp + n * g.H * g.W, dyp + n * per_image, acc.data(), acc.data() + g.K() * g.C, g);
-          std::copy(acc.begin(), acc.end(), part.begin() + n * (g.K() + 1) * g.C);
-        }
+      // per image in T, then over the images in double, in image order
+      const auto sum = cpu::sum_over_images(N, (g.K() + 1) * g.C, [&](Index n, double* acc) {
+        std::vector<scalar_t> img(static_cast<std::size_t>((g.K() + 1) * g.C), scalar_t(0));
+        weight_gradient_image(xp + n * g.H * g.W, dyp + n * per_image, img.data(), img.data() + g.K() * g.C, g);
+        std::copy(img.begin(), img.end(), acc);
       });
-      std::vector<double> sum(static_cast<std::size_t>((g.K() + 1) * g.C), 0.0);
-      for (Index n = 0; n < N; ++n)
-        for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += part[std::size_t(n) * sum.size() + i];
       const auto all = torch::tensor(sum, torch::TensorOptions().dtype(torch::kFloat64)).reshape({g.K() + 1, g.C});
       dw = all.slice(0, 0, g.K()).t().reshape(weight.sizes()).to(x.dtype()).contiguous();
       db = all[g.K()].to(x.dtype());
