@@ -12,6 +12,7 @@ PACKAGES=(
   zlib1g-dev                            # idx readers (plain and .gz)
   dataset-fashion-mnist                 # real idx files the readers are tested on
   python3 python3-numpy                 # benchmark reference (numpy); run with /usr/bin/python3
+  python3-torch                         # benchmark reference (PyTorch 1.13, as LibTorch): bench/*.py
   python3-matplotlib python3-pandas     # notebooks/: the report's figures
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
   fonts-dejavu-core                     # matplotlib's default font

@@ -82,7 +82,7 @@ Compared compare(bool channels_last, bool training, bool pool, std::vector<std::
 }  // namespace
 
 TEST_CASE("fused ReLU -> BN [-> 2x2 max-pool] equals the stock ops: values, gradients, running statistics",
-          "[experiments][kernels]") {
+          "[experiments][kernels][LCC App. C]") {
   for (bool channels_last : {true, false})
     for (bool training : {true, false})
       for (bool pool : {false, true}) {
@@ -100,7 +100,7 @@ TEST_CASE("fused ReLU -> BN [-> 2x2 max-pool] equals the stock ops: values, grad
       }
 }
 
-TEST_CASE("negative control: an output off by twice the tolerance fails the comparison", "[experiments][kernels]") {
+TEST_CASE("negative control: an output off by twice the tolerance fails the comparison", "[experiments][kernels][LCC App. C]") {
   // y = relu(x) a + b: a bias shifted by d moves every output (pooled or not) by d
   const auto clean = compare(true, true, true, {4, 5, 7, 9});
   CHECK(clean.y <= kDoubleTol);
@@ -110,7 +110,7 @@ TEST_CASE("negative control: an output off by twice the tolerance fails the comp
 }
 
 TEST_CASE("fused max-pool: the first maximum of a window wins its gradient, a NaN wins the window",
-          "[experiments][kernels]") {
+          "[experiments][kernels][LCC App. C]") {
   // eval mode with running mean 0 and variance 1 - eps, weight 1, bias 0: y = relu(x) exactly
   torch::nn::BatchNorm2d bn(1);
   bn->to(torch::kFloat64);
@@ -138,7 +138,7 @@ TEST_CASE("fused max-pool: the first maximum of a window wins its gradient, a Na
   CHECK(std::isnan(fused_relu_batch_norm_max_pool_flatten(xn, bn).item<double>()));
 }
 
-TEST_CASE("fused kernels give the same bits with 1 and 2 threads", "[experiments][kernels]") {
+TEST_CASE("fused kernels give the same bits with 1 and 2 threads", "[experiments][kernels][LCC App. C]") {
   const int before = torch::get_num_threads();
   auto run = [](int threads) {
     torch::set_num_threads(threads);
@@ -155,7 +155,7 @@ TEST_CASE("fused kernels give the same bits with 1 and 2 threads", "[experiments
   for (std::size_t i = 0; i < one.size(); ++i) CHECK(torch::equal(one[i], two[i]));
 }
 
-TEST_CASE("single-channel convolution equals torch::conv2d: values and the three gradients", "[experiments][kernels]") {
+TEST_CASE("single-channel convolution equals torch::conv2d: values and the three gradients", "[experiments][kernels][LCC App. C]") {
   // (C, KH, KW): C = 3 and 37 exercise the scalar tail and the 32-lane block plus tail; 2 x 5 a non-square kernel
   for (auto [C, KH, KW] : {std::tuple{3, 3, 3}, {37, 3, 3}, {32, 2, 5}}) {
     auto gen = at::detail::createCPUGenerator(std::uint64_t(C * 100 + KW));
@@ -177,7 +177,7 @@ TEST_CASE("single-channel convolution equals torch::conv2d: values and the three
 }
 
 TEST_CASE("the MNIST network's fused path equals its stock path in float32, training and eval [LCC App. C]",
-          "[experiments][kernels]") {
+          "[experiments][kernels][LCC App. C]") {
   torch::manual_seed(1);
   MnistEmbeddingNet fused(2, NetKernels::fused), stock(2, NetKernels::stock);
   {
@@ -213,7 +213,7 @@ TEST_CASE("the MNIST network's fused path equals its stock path in float32, trai
   CHECK_THROWS_WITH(parse_net_kernels("fast"), Catch::Contains("--kernels must be stock or fused"));
 }
 
-TEST_CASE("fused kernels reject what they cannot compute, with a clear error", "[experiments][kernels]") {
+TEST_CASE("fused kernels reject what they cannot compute, with a clear error", "[experiments][kernels][LCC App. C]") {
   auto bn = make_bn(3, 1);
   CHECK_THROWS_WITH(fused_relu_batch_norm(torch::zeros({2, 3, 4, 4}, torch::kInt64), bn), Catch::Contains("float or double"));
   CHECK_THROWS_WITH(fused_relu_batch_norm(torch::zeros({2, 3, 4}, torch::kFloat64), bn), Catch::Contains("4-D"));
