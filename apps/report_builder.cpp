@@ -1,6 +1,7 @@
 #include "report_builder.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
 
 #include <sys/wait.h>
 #include <fcntl.h>
@@ -74,53 +75,39 @@ std::vector<ClaimRow> claim_rows_from_claims_json(const json& j) {
   return rows;
 }
 
-std::vector<ClaimRow> claim_rows_from_evenodd_summary(const json& j, double alpha) {
-  if (!j.contains("rows") || !j["rows"].is_array()) throw std::runtime_error("training summary has no \"rows\" array");
+std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const std::string& paper,
+                                                           const std::string& where) {
+  if (!j.contains("variants") || !j["variants"].is_array() || j["variants"].empty())
+    throw std::runtime_error("reproduction summary has no \"variants\"");
+  const json& v = j["variants"][0];
+  const json& repro = j.at("config").at("reproduction");
+  const json cmp = repro.value("comparison", json::object());
+  const std::string base = cmp.value("baseline", ""), treat = cmp.value("treatment", "");
   std::vector<ClaimRow> rows;
-  for (const auto& row : j["rows"]) {
-    if (!row.contains("random") || !row.contains("eps")) continue;  // one sampler only: no comparison to make
-    const std::string metric = row.at("metric");
-    const auto& rnd = row["random"];
-    const auto& eps = row["eps"];
-    const double pr = rnd.at("paper"), pe = eps.at("paper");
-    const std::size_t seeds = rnd.at("seeds").size();
+  for (const auto& row : v.at("rows")) {
+    if (row.value("claim", "").empty() || !row.contains("verdict")) continue;
     ClaimRow r;
-    std::string slug = metric;
-    std::string clean;
-    for (char ch : slug)
-      if (ch != '@') clean += ch == ' ' ? '-' : char(std::tolower(static_cast<unsigned char>(ch)));
-    slug = clean;
-    r.id = "lcc-table1-" + slug;
-    r.paper = "LCC";
-    r.where = "Table 1";
-    r.statement = std::string("EPS ") + (pe > pr ? "raises" : "lowers") + " digit-level " + metric +
-                  " of a triplet loss trained on even/odd labels";
-    r.paper_value = fixed1(pr) + " -> " + fixed1(pe);
+    r.id = row["claim"];
+    r.paper = paper;
+    r.where = where;
+    r.statement = row.value("statement", "");
+    r.verdict = row["verdict"];
+    const json& arms = row.at("arms");
+    if (arms.contains(base) && arms.contains(treat) && arms[base].contains("paper") && arms[treat].contains("paper"))
+      r.paper_value = fixed1(arms[base]["paper"]) + " -> " + fixed1(arms[treat]["paper"]);
     std::ostringstream m;
-    auto ms = [seeds](const json& s) {
-      return fixed1(s.at("mean")) +
-             (seeds > 1 && s.at("std").is_number() ? " +- " + fixed1(s["std"].get<double>()) : std::string());
-    };
-    m << "random " << ms(rnd) << ", EPS " << ms(eps) << " (" << seeds << (seeds == 1 ? " seed" : " seeds") << ")";
-    const json p = row.value("p_value", json());
-    const bool holds = row.value("paper_direction_holds", false);
-    if (p.is_number()) {
-      std::ostringstream ps;
-      ps << std::setprecision(2) << p.get<double>();
-      m << "; Welch p = " << ps.str();
-      const bool significant = p.get<double>() < alpha;
-      r.verdict = significant ? (holds ? "verified" : "refuted") : "not-reproducible";
-      if (!significant)
-        r.note = std::string("the difference is not significant at p < ") + fixed1(alpha * 100) + "% (direction " +
-                 (holds ? "as" : "against") + " the paper)";
-      else if (!holds)
-        r.witness = "EPS minus random = " + fixed1(row.value("eps_minus_random", 0.0)) + " points over " +
-                    std::to_string(seeds) + " seeds";
-    } else {
-      r.verdict = "not-reproducible";
-      r.note = "no significance test: fewer than two seeds per sampler, or no spread (quick profile runs one seed)";
+    std::string sep;
+    for (auto it = arms.begin(); it != arms.end(); ++it) {
+      m << sep << it.value().value("label", it.key()) << " " << experiments::mean_std_text(it.value());
+      sep = ", ";
     }
+    m << " (" << row.value("seeds_per_arm", 0) << (row.value("seeds_per_arm", 0) == 1 ? " seed" : " seeds") << "); Welch "
+      << experiments::p_value_text(row);
     r.measured = m.str();
+    r.note = row.value("note", "");
+    if (r.verdict == "refuted")
+      r.witness = treat + " minus " + base + " = " + fixed1(row.value("difference", 0.0)) + " over " +
+                  std::to_string(row.value("seeds_per_arm", 0)) + " seeds per arm";
     rows.push_back(std::move(r));
   }
   return rows;
@@ -311,23 +298,19 @@ std::string num(double v) {
   return o.str();
 }
 
-// Probes of the EPS gap in [LCC] Table 1 (default profile only): the reproduction's config with one thing changed.
-struct Probe {
-  std::string name, change;
-  std::vector<std::string> args;
-};
-
-const std::vector<Probe>& probes() {
-  static const std::vector<Probe> p = {
-      {"epochs-20", "20 epochs instead of 5 (740 steps; [LCC] trained on all 36,000 training digits 0-5, which 5 epochs "
-                    "at this batch make 1,400 steps)",
-       {"--epochs", "20"}},
-      {"normalize", "the embedding L2-normalised (points on the unit circle), squared distance and margin 0.2 as before",
-       {"--normalize"}},
-      {"euclidean", "plain instead of squared Euclidean distance in the loss and the miner, margin 0.2",
-       {"--distance", "euclidean"}},
-  };
-  return p;
+// The reproduction files (experiments/reproductions/*.json, sorted by name) that have the report's profile.
+std::vector<experiments::Reproduction> reproductions(const ReportConfig& cfg) {
+  std::vector<std::string> files;
+  if (fs::is_directory(cfg.reproductions))
+    for (const auto& e : fs::directory_iterator(cfg.reproductions))
+      if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<experiments::Reproduction> out;
+  for (const auto& f : files) {
+    auto r = experiments::read_reproduction(f, cfg.source_dir);
+    if (r.profiles.count(cfg.profile)) out.push_back(std::move(r));
+  }
+  return out;
 }
 
 std::vector<Stage> plan(const ReportConfig& cfg) {
@@ -396,22 +379,11 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
     }
     st.push_back(s);
   }
-  {
-    Stage s = make_stage("mnist-evenodd", "[LCC] Table 1 and Fig 2: MNIST even/odd, triplet vs triplet + EPS",
-                         {"summary.json"}, quick ? 110 : 520);
-    s.commands.push_back({{x, "train", "mnist-evenodd", "--data-dir", cfg.data_dir, "--out", dir(s.name), "--sampler",
-                           "both", "--seeds", quick ? "1" : "5", "--resume"}, false});
-    st.push_back(s);
-  }
-  if (!quick) {
-    Stage s = make_stage("mnist-evenodd-probe", "[LCC] Table 1: the EPS gap under changed training", {}, 1500);
-    for (const auto& p : probes()) {
-      std::vector<std::string> a = {x, "train", "mnist-evenodd", "--data-dir", cfg.data_dir, "--out",
-                                    dir(s.name) + "/" + p.name, "--sampler", "both", "--seeds", "5", "--resume"};
-      a.insert(a.end(), p.args.begin(), p.args.end());
-      s.commands.push_back({a, false});
-      s.outputs.push_back(p.name + "/summary.json");
-    }
+  for (const auto& r : reproductions(cfg)) {  // one stage per reproduction file: its runs and its verdicts
+    Stage s = make_stage(r.stage, r.title, {"summary.json"}, r.profiles.at(cfg.profile).estimate_seconds);
+    s.commands.push_back({{x, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out", dir(s.name), "--resume"},
+                          false});
+    s.code = {"theory", "sims", "experiments"};
     st.push_back(s);
   }
   {
@@ -422,7 +394,6 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
   for (auto& s : st) {  // the layers whose code each stage runs (layers depend one way: theory <- sims <- experiments)
     if (s.name.rfind("theory", 0) == 0) s.code = {"theory"};
     if (s.name.rfind("sims", 0) == 0) s.code = {"theory", "sims"};
-    if (s.name.rfind("mnist-evenodd", 0) == 0) s.code = {"theory", "sims", "experiments"};
   }
   return st;
 }
@@ -520,63 +491,74 @@ static std::string figures_section(const std::vector<NotebookSpec>& manifest, co
   return o.str();
 }
 
-// "mean +- std" of a summary's per-sampler entry (std 0 where a single seed left it null)
-static std::string mean_pm_std(const json& v) {
-  return fixed1(v.at("mean")) + " +- " + fixed1(v.at("std").is_number() ? v["std"].get<double>() : 0.0);
-}
-
-// a summary row's Welch p, or "n/a" where it has none
-static std::string p_value_text(const json& row) {
-  if (!row.value("p_value", json()).is_number()) return "n/a";
-  std::ostringstream p;
-  p << std::setprecision(2) << row["p_value"].get<double>();
-  return p.str();
-}
-
-static std::string table1_section(const json& summary) {
+// A reproduction side by side with the paper: one row per metric, ours and the paper's per arm, the difference of
+// the compared arms with Welch's p and the verdict.
+static std::string reproduction_table(const json& summary) {
+  const json& repro = summary.at("config").at("reproduction");
+  const json& v = summary.at("variants").at(0);
+  std::vector<std::pair<std::string, std::string>> arms;
+  for (const auto& a : repro.at("arms")) arms.emplace_back(a.at("name"), a.value("label", a.at("name").get<std::string>()));
   std::ostringstream o;
-  o << "| metric | ours, triplet | ours, triplet + EPS | paper, triplet | paper, triplet + EPS | EPS - triplet | Welch p |\n"
-       "|---|---|---|---|---|---|---|\n";
-  for (const auto& r : summary.value("rows", json::array())) {
-    if (!r.contains("random") || !r.contains("eps")) continue;
-    o << "| " << r.value("metric", "") << " | " << mean_pm_std(r["random"]) << " | " << mean_pm_std(r["eps"]) << " | "
-      << fixed1(r["random"].at("paper")) << " | " << fixed1(r["eps"].at("paper")) << " | "
-      << fixed1(r.value("eps_minus_random", 0.0)) << " | " << p_value_text(r) << " |\n";
+  o << "| metric";
+  for (const auto& a : arms) o << " | ours, " << a.second;
+  for (const auto& a : arms) o << " | paper, " << a.second;
+  o << " | difference (Welch) | verdict |\n|---";
+  for (std::size_t i = 0; i < 2 * arms.size() + 2; ++i) o << "|---";
+  o << "|\n";
+  for (const auto& row : v.at("rows")) {
+    o << "| " << row.value("metric", "");
+    for (const auto& a : arms) o << " | " << experiments::mean_std_text(row["arms"][a.first]);
+    for (const auto& a : arms)
+      o << " | " << (row["arms"][a.first].contains("paper") ? fixed1(row["arms"][a.first]["paper"]) : std::string("-"));
+    o << " | " << (row.contains("difference") ? fixed1(row["difference"]) + " (" + experiments::p_value_text(row) + ")"
+                                              : std::string("-"))
+      << " | " << row.value("verdict", "-") << " |\n";
+  }
+  for (const auto& d : v.value("diagnostics", json::array())) {
+    o << "| " << d.value("metric", "") << " (diagnostic)";
+    for (const auto& a : arms) o << " | " << experiments::mean_std_text(d["arms"][a.first], 3);
+    for (std::size_t i = 0; i < arms.size(); ++i) o << " | -";
+    o << " | - | - |\n";
   }
   return o.str();
 }
 
-// One row per training config: R@1 on train and test digits for both samplers, EPS minus random with Welch p, and
-// the held-out parity triplet accuracy (summary "diagnostics") that tells collapse from sub-clusters.
-static std::string probe_section(const std::vector<std::tuple<std::string, std::string, json>>& runs) {
+// Variants of a reproduction (a config with one thing changed), one row each: the metrics marked in_variant_table
+// (each arm and the difference with Welch's p) and the first diagnostic per arm.
+static std::string variants_table(const std::vector<std::pair<std::string, json>>& rows_in) {
   std::ostringstream o;
-  o << "| config | change | R@1 train digits: triplet | triplet + EPS | EPS - triplet (p) | R@1 test digits: triplet | "
-       "triplet + EPS | EPS - triplet (p) | held-out parity triplets ordered: triplet | triplet + EPS |\n"
-       "|---|---|---|---|---|---|---|---|---|---|\n";
-  for (const auto& [name, change, summary] : runs) {
-    o << "| `" << name << "` | " << cell(change);
-    for (const char* metric : {"R@1 train digits", "R@1 test digits"}) {
-      json row;
-      for (const auto& r : summary.value("rows", json::array()))
-        if (r.value("metric", "") == metric) row = r;
-      if (row.is_null() || !row.contains("random") || !row.contains("eps")) {
-        o << " | - | - | -";
-        continue;
+  bool header = false;
+  for (const auto& [label, v] : rows_in) {
+    std::vector<json> metrics;
+    for (const auto& r : v.at("rows"))
+      if (r.contains("in_table") ? r["in_table"].get<bool>() : true) metrics.push_back(r);
+    if (!header) {
+      o << "| config | change";
+      for (const auto& m : metrics) {
+        for (auto it = m["arms"].begin(); it != m["arms"].end(); ++it)
+          o << " | " << m.value("metric", "") << ": " << it.value().value("label", it.key());
+        o << " | difference (p)";
       }
-      o << " | " << mean_pm_std(row["random"]) << " | " << mean_pm_std(row["eps"]) << " | "
-        << fixed1(row.value("eps_minus_random", 0.0)) << " (" << p_value_text(row) << ")";
+      const json diags = v.value("diagnostics", json::array());
+      if (!diags.empty())
+        for (auto it = diags[0]["arms"].begin(); it != diags[0]["arms"].end(); ++it)
+          o << " | " << diags[0].value("metric", "") << ": " << it.key();
+      o << " |\n|---|---";
+      for (const auto& m : metrics) for (std::size_t i = 0; i <= m["arms"].size(); ++i) o << "|---";
+      if (!diags.empty()) for (std::size_t i = 0; i < diags[0]["arms"].size(); ++i) o << "|---";
+      o << "|\n";
+      header = true;
     }
-    const json d = summary.value("diagnostics", json::object());
-    for (const char* smp : {"random", "eps"}) {
-      if (d.contains(smp) && d[smp].contains("heldout_triplet_accuracy_after")) {
-        json a = d[smp]["heldout_triplet_accuracy_after"];
-        a["mean"] = 100 * a.value("mean", 0.0);
-        a["std"] = 100 * (a.at("std").is_number() ? a["std"].get<double>() : 0.0);
-        o << " | " << mean_pm_std(a) << "%";
-      } else {
-        o << " | -";
-      }
+    o << "| `" << label << "` | " << cell(v.value("change", ""));
+    for (const auto& m : metrics) {
+      for (auto it = m["arms"].begin(); it != m["arms"].end(); ++it) o << " | " << experiments::mean_std_text(it.value());
+      o << " | " << (m.contains("difference") ? fixed1(m["difference"]) + " (" + experiments::p_value_text(m) + ")"
+                                              : std::string("-"));
     }
+    const json diags = v.value("diagnostics", json::array());
+    if (!diags.empty())
+      for (auto it = diags[0]["arms"].begin(); it != diags[0]["arms"].end(); ++it)
+        o << " | " << experiments::mean_std_text(it.value());
     o << " |\n";
   }
   return o.str();
@@ -761,7 +743,7 @@ int run_report(const ReportConfig& cfg) {
       const json j = read_json(p);
       std::vector<ClaimRow> rs;
       try {
-        rs = stage == "mnist-evenodd" ? claim_rows_from_evenodd_summary(j) : claim_rows_from_claims_json(j);
+        rs = claim_rows_from_claims_json(j);
       } catch (const std::exception& e) {
         throw Failure(p + ": " + e.what());
       }
@@ -771,7 +753,24 @@ int run_report(const ReportConfig& cfg) {
     };
     add_claims("theory-claims", "claims.json");
     add_claims("sims-claims", "claims.json");
-    const json summary = add_claims("mnist-evenodd", "summary.json");
+    // every reproduction of this profile: its summary (from its stage) and, where it says so, its claim rows
+    const auto repros = reproductions(cfg);
+    std::map<std::string, json> summaries;
+    for (const auto& r : repros) {
+      const std::string p = cfg.work + "/" + r.stage + "/summary.json";
+      if (!fs::exists(p)) continue;
+      const json j = read_json(p);
+      summaries[r.stage] = j;
+      if (!r.claims) continue;
+      std::vector<ClaimRow> rs;
+      try {
+        rs = claim_rows_from_reproduction_summary(j, r.paper, r.where);
+      } catch (const std::exception& e) {
+        throw Failure(p + ": " + e.what());
+      }
+      rows.insert(rows.end(), rs.begin(), rs.end());
+      sources[r.stage] = {{"file", "summary.json"}, {"git_revision", j.value("git_revision", "")}, {"claims", rs.size()}};
+    }
     if (rows.empty()) throw Failure("no claims to report: no claims.json or summary.json under " + cfg.work);
 
     fs::remove_all(out_new);
@@ -786,11 +785,9 @@ int run_report(const ReportConfig& cfg) {
         {"theory-claims", "CLAIMS.md", "theory/CLAIMS.md"},
         {"theory-claims", "claims.json", "theory/claims.json"},
         {"sims-claims", "CLAIMS.md", "sims/CLAIMS.md"},
-        {"sims-claims", "claims.json", "sims/claims.json"},
-        {"mnist-evenodd", "summary.json", "experiments/mnist_evenodd_summary.json"}};
-    for (const auto& p : probes())
-      copies.emplace_back("mnist-evenodd-probe", p.name + "/summary.json",
-                          "experiments/mnist_evenodd_probe_" + p.name + ".json");
+        {"sims-claims", "claims.json", "sims/claims.json"}};
+    for (const auto& r : repros)
+      copies.emplace_back(r.stage, "summary.json", "experiments/" + r.stage + "_summary.json");
     for (const auto& [stage, file, dest] : copies) {
       const std::string src = cfg.work + "/" + stage + "/" + file;
       if (!fs::exists(src)) continue;
@@ -814,25 +811,31 @@ int run_report(const ReportConfig& cfg) {
     md << "## Errata\n\nEvery printed equation the bench found wrong, with the witness and the corrected form.\n\n"
        << errata_markdown(rows) << "\n";
     md << "## Refuted and not reproduced\n\n" << refutations_markdown(rows) << "\n";
-    if (!summary.is_null()) {
-      md << "## [LCC] Table 1 side by side\n\nDigit-level Recall@K (%) of a 2-D embedding trained on even/odd labels "
-            "of digits 0-5; config: `"
-         << summary.value("config", json::object()).dump() << "`.\n\n"
-         << table1_section(summary) << "\n";
-      std::vector<std::tuple<std::string, std::string, json>> runs = {
-          {"reproduction", "the config above", summary}};
-      for (const auto& p : probes()) {
-        const std::string f = cfg.work + "/mnist-evenodd-probe/" + p.name + "/summary.json";
-        if (fs::exists(f)) runs.emplace_back(p.name, p.change, read_json(f));
+    for (const auto& r : repros) {  // each reproduction side by side with the paper, and its variants
+      const auto it = summaries.find(r.stage);
+      if (it == summaries.end()) continue;
+      const json& sm = it->second;
+      md << "## " << r.title << "\n\nReproduction `" << fs::relative(r.file, cfg.source_dir).string() << "` (stage `"
+         << r.stage << "`, profile " << sm["config"].value("profile", "") << ", " << sm["config"].value("seeds", 0)
+         << " seeds per arm; mean +- std over seeds, Welch's test of "
+         << (r.treatment.empty() ? std::string("-") : r.treatment + " minus " + r.baseline) << "). Run config `"
+         << fs::relative(r.config, cfg.source_dir).string() << "`, resolved: `"
+         << sm["config"].value("base_config", json::object()).dump() << "`.";
+      if (r.source.contains("note")) md << " " << r.source["note"].get<std::string>();
+      md << "\n\n";
+      if (r.variants.empty()) {
+        md << reproduction_table(sm) << "\n";
+        continue;
       }
-      if (runs.size() > 1)
-        md << "### Probing the EPS gap\n\nThe reproduction's config with one thing changed, each over seeds 1-5 "
-              "(stage `mnist-evenodd-probe`, default profile). R@1 in %, mean +- std over seeds; p is Welch's test. "
-              "The last two columns: the percentage of a fixed set of held-out parity triplets (random positive, "
-              "random negative) the trained embedding orders correctly; an embedding that collapses each parity "
-              "class orders them all, one that keeps digits apart orders only those whose positive shares the "
-              "anchor's sub-cluster.\n\n"
-           << probe_section(runs) << "\n";
+      std::vector<std::pair<std::string, json>> vrows;
+      const auto base = summaries.find(r.compare_with);
+      if (base != summaries.end()) {
+        json v0 = base->second["variants"][0];
+        v0["change"] = "the config of stage " + r.compare_with + " as it is";
+        vrows.emplace_back(r.compare_with, v0);
+      }
+      for (const auto& v : sm["variants"]) vrows.emplace_back(v.value("name", ""), v);
+      md << "One row per variant: the config with one thing changed.\n\n" << variants_table(vrows) << "\n";
     }
     md << "## Figures\n\n" << figures_section(manifest, records, cfg);
     md << "## Stages\n\nEach stage's outputs carry the hash of the config that made it (`stage.json` in its folder "

@@ -21,10 +21,10 @@ struct ClaimRow {
 
 // Rows of a claims.json written by `theory check` or `sim check`; throws on a malformed file.
 std::vector<ClaimRow> claim_rows_from_claims_json(const json& j);
-// Rows of the [LCC] Table 1 comparison from `train mnist-evenodd`'s summary.json: one per metric, EPS vs random.
-// verified: the paper's direction with p < alpha; refuted: the opposite direction with p < alpha; otherwise
-// not-reproducible (not significant, or one seed: no test).
-std::vector<ClaimRow> claim_rows_from_evenodd_summary(const json& j, double alpha = 0.05);
+// Rows of a reproduction's summary.json (`dmlbench reproduce`): one per metric of its first variant that names a
+// claim, with the verdict the reproduction's test gave (reproduction.hpp: verified, refuted, not-reproducible).
+std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& summary, const std::string& paper,
+                                                           const std::string& where);
 
 std::string claims_table_markdown(const std::vector<ClaimRow>& rows);
 std::string errata_markdown(const std::vector<ClaimRow>& rows);      // every erratum: witness and corrected form
@@ -53,11 +53,11 @@ struct NotebookSpec {
 std::vector<NotebookSpec> read_manifest(const std::string& path);
 
 struct ReportConfig {
-  std::string profile = "default";  // quick | default
+  std::string profile = "default";  // quick | default | full
   std::string out;                  // the report folder (replaced only when every stage succeeded)
   std::string work;                 // stage outputs, kept between runs for caching
   std::string notebooks;            // notebooks folder with figures.json
-  std::string data_dir;             // MNIST idx files
+  std::string reproductions;        // experiments/reproductions: one stage per file that has this profile
   std::string jupyter = "/usr/bin/jupyter";
   std::string self;                 // the dmlbench executable that runs the stages
   std::string source_dir;           // the repository: the code each stage runs is hashed from its sources

@@ -18,23 +18,35 @@ void add_report_command(CLI::App& app, int& exit_code) {
   cfg->out = src + "/reports";
   cfg->work = src + "/out/report";
   cfg->notebooks = src + "/notebooks";
-  cfg->data_dir = src + "/data/mnist";
+  cfg->reproductions = src + "/experiments/reproductions";
   cfg->source_dir = src;
   auto quick = std::make_shared<bool>(false);
+  auto profile = std::make_shared<std::string>("default");
   auto stages = std::make_shared<std::string>();
-  rep->add_flag("--quick", *quick, "quick profile (minutes): theory, small sims, one seed of each experiment");
-  rep->add_option("--out", cfg->out, "report folder, replaced only when every stage succeeded")->capture_default_str();
-  rep->add_option("--work", cfg->work, "stage outputs, kept between runs (a stage with an unchanged config hash is "
-                                       "not rerun)")->capture_default_str();
+  rep->add_flag("--quick", *quick, "= --profile quick: minutes; writes out/quick-report (the committed reports/ is the "
+                                   "default profile's and stays as it is)");
+  rep->add_option("--profile", *profile, "quick | default | full (the papers' seeds and epochs: hours, for a GPU or "
+                                         "a cluster; writes out/full-report)")->capture_default_str();
+  auto* out_opt = rep->add_option("--out", cfg->out, "report folder, replaced only when every stage succeeded "
+                                                     "(default: reports/ for the default profile)");
+  auto* work_opt = rep->add_option("--work", cfg->work, "stage outputs, kept between runs (a stage with an unchanged "
+                                                        "config hash is not rerun)");
+  rep->add_option("--reproductions", cfg->reproductions, "folder of reproduction files (one stage each)")
+      ->capture_default_str();
   rep->add_option("--notebooks", cfg->notebooks, "notebooks folder holding figures.json")->capture_default_str();
-  rep->add_option("--data-dir", cfg->data_dir, "MNIST idx files (scripts/fetch_data.sh makes them)")->capture_default_str();
   rep->add_option("--jupyter", cfg->jupyter, "the jupyter command that executes the notebooks")->capture_default_str();
   rep->add_option("--stages", *stages, "comma-separated stages to run (the others are used as they are): theory-claims, "
-                                       "theory-figures, sims-claims, sims-phase, sims-minimizers, mnist-evenodd, figures");
+                                       "theory-figures, sims-claims, sims-phase, sims-minimizers, one per reproduction file (its \"stage\"), figures");
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
-  rep->callback([cfg, quick, stages, &exit_code] {
-    cfg->profile = *quick ? "quick" : "default";
-    for (std::string* p : {&cfg->out, &cfg->work, &cfg->notebooks, &cfg->data_dir})
+  rep->callback([cfg, quick, profile, stages, out_opt, work_opt, src, &exit_code] {
+    cfg->profile = *quick ? "quick" : *profile;
+    if (cfg->profile != "quick" && cfg->profile != "default" && cfg->profile != "full")
+      throw std::invalid_argument("--profile must be quick, default or full, got '" + cfg->profile + "'");
+    if (cfg->profile != "default") {  // never overwrite the committed default report with another profile's
+      if (out_opt->count() == 0) cfg->out = src + "/out/" + cfg->profile + "-report";
+      if (work_opt->count() == 0) cfg->work = src + "/out/report-" + cfg->profile;
+    }
+    for (std::string* p : {&cfg->out, &cfg->work, &cfg->notebooks, &cfg->reproductions})
       *p = fs::weakly_canonical(fs::absolute(*p)).string();
     cfg->self = fs::read_symlink("/proc/self/exe").string();
     cfg->only.clear();

@@ -35,9 +35,13 @@ int run_torch_command(const std::vector<std::string>& args) {
 }  // namespace
 
 void add_torch_commands(CLI::App& app, int& exit_code) {
-  for (const char* name : {"info", "train"}) {
-    auto* sub = app.add_subcommand(name, std::string(name) == "info" ? "versions of the libraries and the device --device auto selects"
-                                                                      : "metric-learning training runs (LibTorch): train mnist-evenodd");
+  const std::vector<std::pair<const char*, const char*>> commands = {
+      {"info", "versions of the libraries and the device --device auto selects"},
+      {"train", "train one run from a run config: train --config FILE [--set key=value] --out DIR (LibTorch)"},
+      {"reproduce", "run a reproduction file (arms x seeds) and judge its claims: reproduce --file F --out DIR"}};
+  for (const auto& command : commands) {
+    const char* name = command.first;
+    auto* sub = app.add_subcommand(name, command.second);
     sub->allow_extras();
     sub->set_help_flag();  // --help is forwarded to the module
     sub->callback([sub, name, &exit_code] {

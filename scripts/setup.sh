@@ -10,9 +10,12 @@ PACKAGES=(
   libtorch-dev                          # experiments/: LibTorch 1.13 (CPU build)
   catch2 libcli11-dev nlohmann-json3-dev
   zlib1g-dev                            # idx readers (plain and .gz)
+  libpng-dev libjpeg62-turbo-dev        # image datasets: PNG and JPEG decoding (experiments/image.hpp)
   dataset-fashion-mnist                 # real idx files the readers are tested on
   python3 python3-numpy                 # benchmark reference (numpy); run with /usr/bin/python3
   python3-torch                         # benchmark reference (PyTorch 1.13, as LibTorch): bench/*.py
+  python3-torchvision python3-pil       # ResNet weights export + the forward-equality test; loader benchmark reference
+  python3-scipy                         # scripts/convert_cars_annos.py reads Cars196's cars_annos.mat
   python3-matplotlib python3-pandas     # notebooks/: the report's figures
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
   fonts-dejavu-core                     # matplotlib's default font

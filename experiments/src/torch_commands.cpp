@@ -1,26 +1,135 @@
-// Entry point of the LibTorch sub-commands (info; later train), called by apps/ through dlopen.
-#include "dmlbench/experiments/atomic_file.hpp"
+// Entry point of the LibTorch sub-commands (info, train, reproduce), called by apps/ through dlopen.
 #include "dmlbench/experiments/device.hpp"
-#include "dmlbench/experiments/evenodd_training.hpp"
 #include "dmlbench/experiments/heap_policy.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/training_engine.hpp"
+#include "dmlbench/experiments/atomic_file.hpp"
 
-#include <boost/math/distributions/students_t.hpp>
 #include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
 #include <Eigen/Core>
 #include <boost/version.hpp>
 
-#include <exception>
+#include <chrono>
 #include <cmath>
+#include <exception>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+namespace ex = dmlbench::experiments;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kRepo = DMLBENCH_SOURCE_DIR;
+
+struct ReproduceRequest {
+  std::string file, profile = "default", out, variant;
+  std::vector<std::string> set, arms;
+  int seeds = 0;  // 0: the profile's
+  bool resume = false;
+};
+
+// Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
+// comparison table (ours next to the paper's numbers, Welch's p, the verdict).
+void reproduce(const ReproduceRequest& q) {
+  const auto r = ex::read_reproduction(q.file, kRepo);
+  if (!r.profiles.count(q.profile))
+    throw ex::config_error(q.file + " has no profile \"" + q.profile + "\" (it is not run in that profile)");
+  const auto& prof = r.profiles.at(q.profile);
+  const int seeds = q.seeds > 0 ? q.seeds : prof.seeds;
+  std::vector<ex::ReproductionVariant> variants = r.variants;
+  if (variants.empty()) variants.push_back({"", "", {}});
+  if (!q.variant.empty()) {
+    std::vector<ex::ReproductionVariant> keep;
+    for (const auto& v : variants)
+      if (v.name == q.variant) keep.push_back(v);
+    if (keep.empty()) throw ex::config_error("--variant " + q.variant + ": no such variant in " + q.file);
+    variants = keep;
+  }
+  std::vector<ex::ReproductionArm> arms;
+  for (const auto& a : r.arms)
+    if (q.arms.empty() || std::find(q.arms.begin(), q.arms.end(), a.name) != q.arms.end()) arms.push_back(a);
+  if (arms.empty()) throw ex::config_error("--arms names no arm of " + q.file);
+  ex::Reproduction rr = r;
+  rr.arms = arms;
+  if (arms.size() < 2) rr.baseline.clear();
+  // resolve every run's config before any training, so a bad key fails before anything is written
+  struct Run {
+    std::string variant, arm, dir;
+    ex::RunConfig config;
+  };
+  std::vector<Run> runs;
+  for (const auto& v : variants)
+    for (const auto& a : arms)
+      for (int k = 1; k <= seeds; ++k) {
+        std::vector<std::string> set = r.set;
+        for (const auto* extra : {&prof.set, &v.set, &a.set, &q.set}) set.insert(set.end(), extra->begin(), extra->end());
+        set.push_back("seed=" + std::to_string(k));
+        fs::path dir = fs::path(q.out);
+        if (!v.name.empty()) dir /= v.name;
+        runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(),
+                        ex::load_run_config(r.config, set, kRepo)});
+      }
+  for (const auto& run : runs)
+    if (!fs::is_directory(run.config.dataset.data_dir))
+      throw ex::config_error("dataset.data_dir " + run.config.dataset.data_dir + " is not a folder (" + r.config +
+                             "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
+  std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << ": "
+              << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed << std::endl;
+    results[run.variant][run.arm].push_back(ex::train_run(run.config, {run.dir, q.resume, DMLBENCH_GIT_REV}, std::cerr));
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << "[reproduce] " << i + 1 << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
+              << el << " s, ETA " << el / double(i + 1) * double(runs.size() - i - 1) << " s" << std::endl;
+  }
+  json summary = {{"config", {{"reproduction", r.source}, {"profile", q.profile}, {"seeds", seeds},
+                              {"set", q.set}, {"base_config", runs.front().config.resolved}}},
+                  {"git_revision", DMLBENCH_GIT_REV},
+                  {"reproduction", r.id},
+                  {"variants", json::array()}};
+  for (const auto& v : variants) summary["variants"].push_back(ex::summarize_variant(rr, v, results[v.name]));
+  ex::write_file_atomically((fs::path(q.out) / "summary.json").string(), summary.dump(2) + "\n");
+  // the table: one line per metric
+  for (const auto& v : summary["variants"]) {
+    if (!v["name"].get<std::string>().empty()) std::cout << "variant " << v["name"].get<std::string>() << "\n";
+    std::cout << std::left << std::setw(22) << "metric";
+    for (const auto& a : arms) std::cout << std::setw(20) << ("ours " + a.name) << std::setw(8) << "paper";
+    std::cout << "\n";
+    for (const auto& row : v["rows"]) {
+      std::cout << std::left << std::setw(22) << row["metric"].get<std::string>();
+      for (const auto& a : arms) {
+        const auto& e = row["arms"][a.name];
+        std::ostringstream pp;
+        if (e.contains("paper")) pp << std::fixed << std::setprecision(1) << e["paper"].get<double>();
+        std::cout << std::setw(20) << ex::mean_std_text(e) << std::setw(8) << (pp.str().empty() ? "-" : pp.str());
+      }
+      if (row.contains("difference")) {
+        std::ostringstream d;
+        d << std::fixed << std::showpos << std::setprecision(1) << row["difference"].get<double>() << std::noshowpos;
+        std::cout << "  " << rr.treatment << "-" << rr.baseline << " " << d.str() << " (Welch "
+                  << ex::p_value_text(row) << ")";
+        if (row.contains("verdict")) std::cout << " " << row["verdict"].get<std::string>();
+      }
+      std::cout << "\n";
+    }
+  }
+  std::cout << "wrote " << (fs::path(q.out) / "summary.json").string() << "\n";
+}
+
+}  // namespace
+
 extern "C" int dmlbench_torch_command(int argc, char** argv) {
-  dmlbench::experiments::keep_freed_memory_in_heap();
+  ex::keep_freed_memory_in_heap();
   CLI::App app{"dmlbench LibTorch commands"};
   app.name("dmlbench");
   app.require_subcommand(1);
@@ -29,141 +138,116 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     std::cout << "dmlbench " << DMLBENCH_VERSION << " (" << DMLBENCH_GIT_REV << ")\n"
               << "Eigen " << EIGEN_WORLD_VERSION << "." << EIGEN_MAJOR_VERSION << "." << EIGEN_MINOR_VERSION
               << ", Boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000 << "\n"
-              << dmlbench::experiments::describe_torch() << "\n"
-              << "--device auto selects: " << dmlbench::experiments::resolve_device("auto") << "\n";
+              << ex::describe_torch() << "\n"
+              << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
-  namespace ex = dmlbench::experiments;
-  auto* train = app.add_subcommand("train", "metric-learning training runs (LibTorch)");
-  train->require_subcommand(1);
-  auto* eo = train->add_subcommand("mnist-evenodd", "[LCC] Sec 5.1: train on digits 0-5 with parity labels, triplet vs "
-                                                    "triplet + EPS, Recall@K with digit labels (Table 1, Fig 2)");
-  auto cfg = std::make_shared<ex::EvenOddConfig>();
-  auto samplers = std::make_shared<std::string>("both");
-  auto seeds = std::make_shared<int>(5);
-  eo->add_option("--data-dir", cfg->data_dir, "MNIST layout folder (prefix train), e.g. data/mnist")->required();
-  eo->add_option("--out", cfg->out_dir, "output folder")->required();
-  eo->add_option("--sampler", *samplers, "random | eps | both")->capture_default_str();
-  eo->add_option("--seeds", *seeds, "number of seeds (1, 2, ...)")->capture_default_str();
-  eo->add_option("--epochs", cfg->epochs)->capture_default_str();
-  eo->add_option("--samples-per-class", cfg->samples_per_class, "batch = 2 x this")->capture_default_str();
-  eo->add_option("--lr", cfg->lr)->capture_default_str();
-  eo->add_option("--margin", cfg->margin, "triplet margin, in units of --distance")->capture_default_str();
-  eo->add_option("--distance", cfg->distance, "squared | euclidean (triplet loss and miner)")->capture_default_str();
-  eo->add_flag("--normalize", cfg->normalize, "L2-normalise the embedding (the unit circle in 2-D)");
-  eo->add_option("--holdout", cfg->holdout, "held-out fraction of digits 0-5")->capture_default_str();
-  eo->add_option("--max-steps", cfg->max_steps, "stop each run after this many steps (smoke runs)")->capture_default_str();
-  eo->add_option("--device", cfg->device, "auto | cpu | cuda")->capture_default_str();
-  eo->add_option("--kernels", cfg->kernels, "fused (ReLU-BN-pool fused on the CPU) | stock (torch::nn modules)")
+
+  // dmlbench train --config FILE [--set key=value ...] --out DIR
+  auto* train = app.add_subcommand("train", "train one run from a run config (experiments/configs/*.json)");
+  train->require_subcommand(0, 1);
+  auto config = std::make_shared<std::string>();
+  auto sets = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  auto resume = std::make_shared<bool>(false);
+  auto max_steps = std::make_shared<long>(-2);
+  auto device = std::make_shared<std::string>();
+  auto print_schema = std::make_shared<bool>(false);
+  train->add_option("--config", *config, "run config (JSON); see README.md for the schema");
+  train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
+  train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
+  train->add_flag("--resume", *resume, "continue from the run folder's checkpoint");
+  train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
+  train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
+  train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
+
+  // the alias of the [LCC] Table 1 reproduction, with the flags it always had
+  auto* eo = train->add_subcommand("mnist-evenodd", "[LCC] Sec 5.1 (alias of `reproduce --file "
+                                                    "experiments/reproductions/lcc_table1.json`): triplet vs triplet + "
+                                                    "EPS on even/odd labels, Recall@K with digit labels");
+  struct EvenOddFlags {
+    std::string data_dir, out, sampler = "both", distance = "squared", device = "auto", kernels = "fused";
+    int seeds = 5, epochs = 5, samples_per_class = 64;
+    double lr = 1e-3, margin = 0.2, holdout = 0.2;
+    long max_steps = -1;
+    bool normalize = false, resume = false;
+  };
+  auto f = std::make_shared<EvenOddFlags>();
+  eo->add_option("--data-dir", f->data_dir, "MNIST layout folder (prefix train), e.g. data/mnist")->required();
+  eo->add_option("--out", f->out, "output folder")->required();
+  eo->add_option("--sampler", f->sampler, "random | eps | both")->capture_default_str();
+  eo->add_option("--seeds", f->seeds, "number of seeds (1, 2, ...)")->capture_default_str();
+  eo->add_option("--epochs", f->epochs)->capture_default_str();
+  eo->add_option("--samples-per-class", f->samples_per_class, "batch = 2 x this")->capture_default_str();
+  eo->add_option("--lr", f->lr)->capture_default_str();
+  eo->add_option("--margin", f->margin, "triplet margin, in units of --distance")->capture_default_str();
+  eo->add_option("--distance", f->distance, "squared | euclidean (triplet loss)")->capture_default_str();
+  eo->add_flag("--normalize", f->normalize, "L2-normalise the embedding (the unit circle in 2-D)");
+  eo->add_option("--holdout", f->holdout, "held-out fraction of digits 0-5")->capture_default_str();
+  eo->add_option("--max-steps", f->max_steps, "stop each run after this many steps (smoke runs)")->capture_default_str();
+  eo->add_option("--device", f->device, "auto | cpu | cuda")->capture_default_str();
+  eo->add_option("--kernels", f->kernels, "fused (ReLU-BN-pool fused on the CPU) | stock (torch::nn modules)")
       ->capture_default_str();
-  eo->add_flag("--resume", cfg->resume, "continue runs from their checkpoints");
-  eo->callback([cfg, samplers, seeds] {
-    if (*seeds < 1) throw std::invalid_argument("--seeds must be >= 1");
-    std::vector<std::string> which = *samplers == "both" ? std::vector<std::string>{"random", "eps"}
-                                                         : std::vector<std::string>{*samplers};
-    using json = nlohmann::ordered_json;
-    std::map<std::string, std::vector<ex::EvenOddResult>> res;
-    const std::string root = cfg->out_dir;
-    for (const auto& smp : which)
-      for (int k = 1; k <= *seeds; ++k) {
-        ex::EvenOddConfig c = *cfg;
-        c.sampler = smp;
-        c.seed = std::uint64_t(k);
-        c.out_dir = (std::filesystem::path(root) / smp / ("seed" + std::to_string(k))).string();
-        res[smp].push_back(ex::train_evenodd(c, std::cerr));
-      }
-    // the paper's Table 1 (R@1, R@5, R@10; train digits then test digits) and our mean +- std
-    const std::map<std::string, std::vector<double>> paper = {{"random", {42.0, 87.5, 96.6, 35.2, 80.9, 93.3}},
-                                                              {"eps", {65.8, 93.6, 97.4, 42.3, 83.9, 93.6}}};
-    auto stats = [](const std::vector<double>& v) {
-      double m = 0, s = 0;
-      for (double x : v) m += x;
-      m /= double(v.size());
-      for (double x : v) s += (x - m) * (x - m);
-      return std::pair{m, v.size() > 1 ? std::sqrt(s / double(v.size() - 1)) : 0.0};
+  eo->add_flag("--resume", f->resume, "continue runs from their checkpoints");
+  eo->callback([f] {
+    if (f->seeds < 1) throw ex::config_error("--seeds must be >= 1");
+    if (f->sampler != "random" && f->sampler != "eps" && f->sampler != "both")
+      throw ex::config_error("--sampler must be random, eps or both, got '" + f->sampler + "'");
+    if (f->distance != "squared" && f->distance != "euclidean")
+      throw ex::config_error("--distance must be squared or euclidean, got '" + f->distance + "'");
+    ReproduceRequest q;
+    q.file = kRepo + "/experiments/reproductions/lcc_table1.json";
+    q.out = f->out;
+    q.seeds = f->seeds;
+    q.resume = f->resume;
+    if (f->sampler != "both") q.arms = {f->sampler};
+    auto num = [](double v) {
+      std::ostringstream o;
+      o << std::setprecision(17) << v;
+      return o.str();
     };
-    json summary = {{"config", {{"experiment", "mnist-evenodd"}, {"samplers", which}, {"seeds", *seeds},
-                                {"epochs", cfg->epochs}, {"samples_per_class", cfg->samples_per_class},
-                                {"lr", cfg->lr}, {"margin", cfg->margin}, {"distance", cfg->distance},
-                                {"normalize", cfg->normalize}, {"holdout", cfg->holdout}, {"kernels", cfg->kernels},
-                                {"max_steps", cfg->max_steps}, {"data_dir", cfg->data_dir}}},
-                    {"git_revision", DMLBENCH_GIT_REV}, {"paper", "LCC Table 1"}, {"rows", json::array()}};
-    const char* names[] = {"R@1 train digits", "R@5 train digits", "R@10 train digits", "R@1 test digits",
-                           "R@5 test digits", "R@10 test digits"};
-    std::cout << std::left << std::setw(20) << "metric (%)";
-    for (const auto& smp : which) std::cout << std::setw(18) << ("ours " + smp) << std::setw(10) << ("paper");
-    std::cout << "\n";
-    std::map<std::string, std::vector<std::vector<double>>> per_metric;  // sampler -> metric -> seeds
-    for (const auto& smp : which) {
-      per_metric[smp].assign(6, {});
-      for (const auto& r : res[smp])
-        for (int m = 0; m < 3; ++m) {
-          per_metric[smp][std::size_t(m)].push_back(100 * r.recall_train_digits[std::size_t(m)]);
-          per_metric[smp][std::size_t(m + 3)].push_back(100 * r.recall_test_digits[std::size_t(m)]);
-        }
+    q.set = {"dataset.data_dir=" + fs::absolute(f->data_dir).string(), "schedule.epochs=" + std::to_string(f->epochs),
+             "batch.per_class=" + std::to_string(f->samples_per_class), "optimizer.lr=" + num(f->lr),
+             "loss.margin=" + num(f->margin), "loss.distance=" + f->distance,
+             std::string("model.normalize=") + (f->normalize ? "true" : "false"), "dataset.holdout=" + num(f->holdout),
+             "schedule.max_steps=" + std::to_string(f->max_steps), "device=" + f->device, "model.kernels=" + f->kernels};
+    reproduce(q);
+  });
+  train->callback([=] {
+    if (eo->parsed()) return;
+    if (*print_schema) {
+      std::cout << ex::run_config_schema_markdown();
+      return;
     }
-    for (int m = 0; m < 6; ++m) {
-      json row = {{"metric", names[m]}};
-      std::cout << std::left << std::setw(20) << names[m];
-      for (const auto& smp : which) {
-        const auto [mean, sd] = stats(per_metric[smp][std::size_t(m)]);
-        std::ostringstream cell;
-        cell << std::fixed << std::setprecision(1) << mean << " +- " << sd;
-        std::ostringstream pp;
-        pp << std::fixed << std::setprecision(1) << paper.at(smp)[std::size_t(m)];
-        std::cout << std::setw(18) << cell.str() << std::setw(10) << pp.str();
-        row[smp] = {{"mean", mean}, {"std", sd}, {"seeds", per_metric[smp][std::size_t(m)]},
-                    {"paper", paper.at(smp)[std::size_t(m)]}};
-      }
-      if (which.size() == 2) {  // Welch's t-test, EPS minus random
-        const auto& a = per_metric["eps"][std::size_t(m)];
-        const auto& b = per_metric["random"][std::size_t(m)];
-        const auto [ma, sa] = stats(a);
-        const auto [mb, sb] = stats(b);
-        const double va = sa * sa / double(a.size()), vb = sb * sb / double(b.size());
-        double p = NAN, tstat = NAN;
-        if (va + vb > 0 && a.size() > 1) {
-          tstat = (ma - mb) / std::sqrt(va + vb);
-          const double df = (va + vb) * (va + vb) / (va * va / double(a.size() - 1) + vb * vb / double(b.size() - 1));
-          p = 2 * boost::math::cdf(boost::math::complement(boost::math::students_t(df), std::abs(tstat)));
-        }
-        const bool paper_dir = paper.at("eps")[std::size_t(m)] > paper.at("random")[std::size_t(m)];
-        row["eps_minus_random"] = ma - mb;
-        row["welch_t"] = tstat;
-        row["p_value"] = p;
-        row["paper_direction_holds"] = (ma > mb) == paper_dir;
-        std::ostringstream d;
-        d << std::fixed << std::showpos << std::setprecision(1) << ma - mb << std::noshowpos << " (Welch p = "
-          << std::setprecision(3) << p << ")";
-        std::cout << "  EPS-random " << d.str();
-      }
-      std::cout << "\n";
-      summary["rows"].push_back(row);
-    }
-    // not in [LCC] Table 1, but what tells collapse from sub-clusters: how well the trained embedding orders random
-    // held-out parity triplets (collapse orders them all), k-means NMI with digit labels, and NMI / NMI+ with parity
-    json diag = json::object();
-    for (const auto& smp : which) {
-      std::vector<double> acc0, acc1, nmi_tr, nmi_te, nmi_p, nmi_pp;
-      for (const auto& r : res[smp]) {
-        acc0.push_back(r.triplet_accuracy_before);
-        acc1.push_back(r.triplet_accuracy_after);
-        nmi_tr.push_back(r.nmi_train_digits);
-        nmi_te.push_back(r.nmi_test_digits);
-        nmi_p.push_back(r.nmi_parity);
-        nmi_pp.push_back(r.nmi_plus_parity);
-      }
-      auto ms = [&](const std::vector<double>& v) {
-        const auto [m, sd] = stats(v);
-        return json{{"mean", m}, {"std", sd}, {"seeds", v}};
-      };
-      diag[smp] = {{"heldout_triplet_accuracy_before", ms(acc0)}, {"heldout_triplet_accuracy_after", ms(acc1)},
-                   {"nmi_train_digits", ms(nmi_tr)}, {"nmi_test_digits", ms(nmi_te)},
-                   {"nmi_parity_k2", ms(nmi_p)}, {"nmi_plus_parity_k20", ms(nmi_pp)}};
-    }
-    summary["diagnostics"] = diag;
-    const auto path = (std::filesystem::path(root) / "summary.json").string();
-    ex::write_file_atomically(path, summary.dump(2) + "\n");
-    std::cout << "wrote " << path << "\n";
+    if (config->empty()) throw ex::config_error("train: --config FILE is required (or: train mnist-evenodd ...)");
+    if (out->empty()) throw ex::config_error("train: --out DIR is required");
+    std::vector<std::string> s = *sets;
+    if (*max_steps != -2) s.push_back("schedule.max_steps=" + std::to_string(*max_steps));
+    if (!device->empty()) s.push_back("device=" + *device);
+    const auto c = ex::load_run_config(*config, s, kRepo);
+    if (!*resume && fs::exists(fs::path(*out) / "metrics.json"))
+      throw ex::config_error("--out " + *out + " already holds a finished run (metrics.json): choose another folder, "
+                             "or --resume");
+    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV}, std::cerr);
+    std::cout << m["eval"].dump(2) << "\nwrote " << (fs::path(*out) / "metrics.json").string() << "\n";
+  });
+
+  // dmlbench reproduce --file experiments/reproductions/X.json --profile default --out DIR
+  auto* rep = app.add_subcommand("reproduce", "run a reproduction file (arms x seeds [x variants]) and judge its "
+                                              "claims with Welch's test");
+  auto q = std::make_shared<ReproduceRequest>();
+  rep->add_option("--file", q->file, "reproduction file, e.g. experiments/reproductions/lcc_table1.json")->required();
+  rep->add_option("--profile", q->profile, "quick | default | full")->capture_default_str();
+  rep->add_option("--out", q->out, "output folder (one sub-folder per variant, arm and seed)")->required();
+  rep->add_option("--variant", q->variant, "run only this variant");
+  rep->add_option("--arms", q->arms, "run only these arms");
+  rep->add_option("--seeds", q->seeds, "seeds per arm (default: the profile's)");
+  rep->add_option("--set", q->set, "override a config key of every run: key=value (repeatable)");
+  rep->add_flag("--resume", q->resume, "continue runs from their checkpoints");
+  rep->callback([q] {
+    if (q->profile != "quick" && q->profile != "default" && q->profile != "full")
+      throw ex::config_error("--profile must be quick, default or full, got '" + q->profile + "'");
+    if (q->seeds < 0) throw ex::config_error("--seeds must be >= 1");
+    reproduce(*q);
   });
 
   try {

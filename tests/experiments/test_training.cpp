@@ -1,139 +1,220 @@
-#include "dmlbench/experiments/evenodd_training.hpp"
+// The training engine (experiments/training_engine.hpp) on the bundled MNIST digits: [LCC] Sec 5.1 runs from the
+// config experiments/configs/lcc-mnist-evenodd.json, the regression gate against the implementation it replaced,
+// smoke behaviour, resume, and bad input.
 #include "dmlbench/experiments/idx_file.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/training_engine.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 using namespace dmlbench::experiments;
 namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
 
 namespace {
 
-// 1200 of the bundled MNIST digits (120 of each) (scripts/fetch_data.sh, run by the README's test command) in the
-// MNIST train layout.
-fs::path small_dataset() {
-  const auto dir = fs::temp_directory_path() / ("dmlbench-mnist-subset-" + std::to_string(::getpid()));
-  const std::string bundled = DMLBENCH_SOURCE_DIR "/data/mnist";
-  if (!fs::exists(bundled + "/train-labels-idx1-ubyte"))
+const std::string kRepo = DMLBENCH_SOURCE_DIR;
+const std::string kConfig = kRepo + "/experiments/configs/lcc-mnist-evenodd.json";
+
+void require_bundled_digits() {
+  if (!fs::exists(kRepo + "/data/mnist/train-labels-idx1-ubyte"))
     FAIL("the bundled MNIST digits are missing: run scripts/fetch_data.sh (the README's test command does)");
-  auto d = read_mnist_layout(bundled, "train");
-  // the bundled file is grouped by digit: take 120 of each digit
-  std::vector<int> pick;
+}
+
+// 1200 of the bundled MNIST digits (120 of each) in the MNIST train layout.
+fs::path small_dataset() {
+  require_bundled_digits();
+  const auto dir = fs::temp_directory_path() / ("dmlbench-mnist-subset-" + std::to_string(::getpid()));
+  if (fs::exists(dir / "train-labels-idx1-ubyte")) return dir;
+  auto d = read_mnist_layout(kRepo + "/data/mnist", "train");
   std::vector<int> per(10, 0);
-  for (std::size_t i = 0; i < d.labels.size(); ++i)
-    if (per[std::size_t(d.labels[i])]++ < 120) pick.push_back(int(i));
-  IdxArray sub;
-  for (int i : pick) sub.data.insert(sub.data.end(), d.images.data.begin() + long(i) * 784, d.images.data.begin() + long(i + 1) * 784);
-  d.images = sub;
-  std::vector<int> labels;
-  for (int i : pick) labels.push_back(d.labels[std::size_t(i)]);
-  d.labels = labels;
   IdxArray im, lb;
   im.dims = {1200, 28, 28};
   lb.dims = {1200};
-  im.data.assign(d.images.data.begin(), d.images.data.begin() + 1200 * 784);
-  for (int i = 0; i < 1200; ++i) lb.data.push_back(std::uint8_t(d.labels[std::size_t(i)]));
+  for (std::size_t i = 0; i < d.labels.size(); ++i)
+    if (per[std::size_t(d.labels[i])]++ < 120) {
+      im.data.insert(im.data.end(), d.images.data.begin() + long(i) * 784, d.images.data.begin() + long(i + 1) * 784);
+      lb.data.push_back(std::uint8_t(d.labels[i]));
+    }
   write_idx((dir / "train-images-idx3-ubyte").string(), im);
   write_idx((dir / "train-labels-idx1-ubyte").string(), lb);
   return dir;
 }
 
-EvenOddConfig small_config(const std::string& out) {
-  EvenOddConfig c;
-  c.data_dir = small_dataset().string();
-  c.out_dir = (fs::temp_directory_path() / out).string();
-  fs::remove_all(c.out_dir);
-  c.samples_per_class = 16;
-  c.epochs = 3;
-  c.seed = 3;
-  c.device = "cpu";
-  return c;
+RunConfig config(std::vector<std::string> set) {
+  set.push_back("device=cpu");
+  return load_run_config(kConfig, set, kRepo);
+}
+
+std::string fresh_dir(const std::string& name) {
+  const auto d = fs::temp_directory_path() / (name + "-" + std::to_string(::getpid()));
+  fs::remove_all(d);
+  return d.string();
+}
+
+RunConfig small(std::vector<std::string> set) {
+  set.insert(set.begin(), {"dataset.data_dir=" + small_dataset().string(), "batch.per_class=16", "schedule.epochs=3",
+                           "seed=3"});
+  return config(set);
 }
 
 }  // namespace
 
+// Regression gate: the engine, given the reproduction's config, computes what `train mnist-evenodd` computed before
+// the engine replaced it (git 31acdc9). The values below were printed by that code (metrics.json, 17 significant
+// digits) for runs on the bundled digits, seed 1, fused kernels, on CPU; the engine must give the same doubles,
+// bit for bit (equality, no tolerance: the same kernels in the same order). A run crossing an epoch boundary (45
+// steps, 37 per epoch) with each miner, and the probe's normalised and plain-distance variants (25 steps).
+TEST_CASE("[LCC Table 1] the engine reproduces the replaced even/odd trainer's metrics bit for bit",
+          "[experiments][training][regression]") {
+  require_bundled_digits();
+  struct Pinned {
+    std::vector<std::string> set;
+    std::vector<double> train_digits, test_digits;
+    double nmi_train, nmi_test, nmi_parity, nmi_plus_parity, acc_before, acc_after, first_loss, last_loss;
+    long steps;
+  };
+  const std::vector<Pinned> pinned = {
+      {{"miner.name=eps-trip-sh", "schedule.epochs=2", "schedule.max_steps=45"},
+       {0.5676126878130217, 0.8639398998330551, 0.9432387312186978},
+       {0.3866699950074888, 0.8310034947578632, 0.9385921118322517},
+       0.3398479330303356, 0.11727718970578956, 0.016639565524853742, 0.11478566062244022, 0.5742904841402338,
+       0.5751252086811353, 0.008415142067934613, 0.0017873214383143932, 45},
+      {{"miner.name=trip-sh", "schedule.epochs=2", "schedule.max_steps=45"},
+       {0.503338898163606, 0.8747913188647746, 0.9565943238731218},
+       {0.38342486270594106, 0.8225162256615077, 0.9246130803794309},
+       0.3607635085356622, 0.09267191190552201, 0.5515760963054632, 0.29319743538052073, 0.5742904841402338,
+       0.8681135225375626, 1.5153831348571978, 0.36084710326395, 45},
+      {{"miner.name=eps-trip-sh", "schedule.epochs=2", "schedule.max_steps=25", "model.normalize=true"},
+       {0.3656093489148581, 0.7320534223706177, 0.8906510851419032},
+       {0.2878182725911133, 0.7868197703444832, 0.9343484772840739},
+       0.2693946205923543, 0.05517456892627087, 0.17746077186069706, 0.10562813618216207, 0.5843071786310517,
+       0.5976627712854758, 0.17312607288360596, 0.17312607288360596, 25},
+      {{"miner.name=trip-sh", "schedule.epochs=2", "schedule.max_steps=25", "loss.distance=euclidean"},
+       {0.48580968280467446, 0.8622704507512521, 0.9599332220367279},
+       {0.4023964053919121, 0.8392411382925612, 0.9468297553669496},
+       0.37606602636702846, 0.09191916452729482, 0.7546698851966208, 0.32327691450689816, 0.5742904841402338,
+       0.9298831385642737, 0.10777701076120139, 0.10777701076120139, 25},
+  };
+  for (const auto& p : pinned) {
+    auto set = p.set;
+    set.push_back("seed=1");
+    const auto c = config(set);
+    const auto dir = fresh_dir("dmlbench-regression");
+    const auto m = train_run(c, {dir, false, "test"}, std::cerr);
+    INFO(json(p.set).dump());
+    const char* ks[] = {"1", "5", "10"};
+    for (int k = 0; k < 3; ++k) {
+      CHECK(metric_value(m, std::string("eval.train_digits.digit.recall_at_k.") + ks[k]) == p.train_digits[std::size_t(k)]);
+      CHECK(metric_value(m, std::string("eval.test_digits.digit.recall_at_k.") + ks[k]) == p.test_digits[std::size_t(k)]);
+    }
+    CHECK(metric_value(m, "eval.train_digits.digit.nmi") == p.nmi_train);
+    CHECK(metric_value(m, "eval.test_digits.digit.nmi") == p.nmi_test);
+    CHECK(metric_value(m, "eval.train_digits.parity.nmi") == p.nmi_parity);
+    CHECK(metric_value(m, "eval.train_digits.parity.nmi_plus") == p.nmi_plus_parity);
+    CHECK(metric_value(m, "eval.train_digits.parity.nmi_plus_k") == 20);
+    CHECK(metric_value(m, "heldout_triplet_accuracy.before") == p.acc_before);
+    CHECK(metric_value(m, "heldout_triplet_accuracy.after") == p.acc_after);
+    CHECK(metric_value(m, "first_loss") == p.first_loss);
+    CHECK(metric_value(m, "last_loss") == p.last_loss);
+    CHECK(metric_value(m, "steps") == double(p.steps));
+    fs::remove_all(dir);
+  }
+}
+
 // What a short run must show. With easy positives the triplet loss falls to about 0 within the first epoch on every
-// seed tried (16 of 16). With random positives its epoch means are no signal at this length: the loss grows with the
-// embedding's scale as training spreads the points, and the last epoch's mean was above the first's on 2 of 8 seeds
-// with the stock kernels and on 2 of 8 with the fused ones (4 epochs of 9 steps). What such training reliably does is
-// order held-out parity triplets better (a scale-free measure): by 0.17 on average over seeds 1-4 (0.565 -> 0.735,
-// per-seed spread about 0.1), so the mean over 4 seeds must rise by at least 0.05.
+// seed tried (16 of 16). With random positives the epoch means are no signal at this length (the loss grows with the
+// embedding's scale); what such training reliably does is order held-out parity triplets better (scale-free): by 0.17
+// on average over seeds 1-4 (0.565 -> 0.735, per-seed spread about 0.1), so the mean over 4 seeds must rise by 0.05.
 TEST_CASE("smoke training run of [LCC] Sec 5.1 on a thousand images: EPS lowers the loss, random positives order "
-          "held-out triplets better, outputs written", "[experiments][training]") {
+          "held-out triplets better, outputs start with their config", "[experiments][training]") {
   {
-    auto c = small_config("dmlbench-smoke-eps");
-    c.sampler = "eps";
+    const auto dir = fresh_dir("dmlbench-smoke-eps");
     std::ostringstream log;
-    const auto r = train_evenodd(c, log);
-    INFO("eps: epoch mean loss " << r.first_loss << " -> " << r.last_loss << "\n" << log.str());
-    CHECK(r.last_loss < r.first_loss);
-    CHECK(r.steps == 3 * 18);  // 720 images of classes 0-5, 20% held out: 576 / 32 = 18 steps per epoch
-    for (double v : r.recall_train_digits) CHECK((v >= 0 && v <= 1));
-    CHECK(r.recall_test_digits[2] >= r.recall_test_digits[0]);  // R@10 >= R@1
-    for (double v : {r.nmi_train_digits, r.nmi_test_digits, r.nmi_parity, r.nmi_plus_parity}) CHECK((v >= 0 && v <= 1));
-    for (const char* f : {"metrics.json", "embeddings.csv", "scatter.csv", "checkpoint.json", "checkpoint_model.pt"})
-      CHECK(fs::exists(fs::path(c.out_dir) / f));
+    const auto m = train_run(small({"miner.name=eps-trip-sh"}), {dir, false, "test-rev"}, log);
+    INFO(log.str());
+    CHECK(metric_value(m, "last_loss") < metric_value(m, "first_loss"));
+    CHECK(metric_value(m, "steps") == 3 * 18);  // 720 images of classes 0-5, 20% held out: 576 / 32 = 18 per epoch
+    for (const char* k : {"1", "5", "10"}) {
+      const double v = metric_value(m, std::string("eval.train_digits.digit.recall_at_k.") + k);
+      CHECK((v >= 0 && v <= 1));
+    }
+    CHECK(metric_value(m, "eval.test_digits.digit.recall_at_k.10") >= metric_value(m, "eval.test_digits.digit.recall_at_k.1"));
+    for (const char* f : {"metrics.json", "embeddings.csv", "scatter.csv", "checkpoint.json", "checkpoint_model.pt",
+                          "embeddings/train_digits.npy", "embeddings/test_digits_labels.csv"})
+      CHECK(fs::exists(fs::path(dir) / f));
     CHECK_THAT(log.str(), Catch::Contains("ETA"));
-    fs::remove_all(c.out_dir);
-    fs::remove_all(c.data_dir);
+    // every output starts with the resolved config, the git revision and the seed
+    const json written = json::parse(std::ifstream(fs::path(dir) / "metrics.json"));
+    CHECK(written.begin().key() == "config");
+    CHECK(written["config"]["optimizer"]["lr"] == 0.001);
+    CHECK(written["git_revision"] == "test-rev");
+    CHECK(written["seed"] == 3);
+    std::ifstream csv(fs::path(dir) / "embeddings.csv");
+    std::string first;
+    std::getline(csv, first);
+    CHECK_THAT(first, Catch::StartsWith("# {\"config\":"));
+    fs::remove_all(dir);
   }
   double before = 0, after = 0;
   std::ostringstream log;
-  for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-    auto c = small_config("dmlbench-smoke-random");
-    c.sampler = "random";
-    c.seed = seed;
-    const auto r = train_evenodd(c, log);
-    log << "seed " << seed << ": held-out triplet accuracy " << r.triplet_accuracy_before << " -> "
-        << r.triplet_accuracy_after << "\n";
-    before += r.triplet_accuracy_before / 4;
-    after += r.triplet_accuracy_after / 4;
-    fs::remove_all(c.out_dir);
-    fs::remove_all(c.data_dir);
+  for (int seed = 1; seed <= 4; ++seed) {
+    const auto dir = fresh_dir("dmlbench-smoke-random");
+    const auto m = train_run(small({"miner.name=trip-sh", "seed=" + std::to_string(seed)}), {dir, false, ""}, log);
+    before += metric_value(m, "heldout_triplet_accuracy.before") / 4;
+    after += metric_value(m, "heldout_triplet_accuracy.after") / 4;
+    fs::remove_all(dir);
   }
-  INFO(log.str());
+  INFO(log.str() << "mean held-out triplet accuracy " << before << " -> " << after);
   CHECK(after > before + 0.05);
 }
 
 TEST_CASE("a run stopped after one epoch and resumed from its checkpoint ends exactly where an uninterrupted run "
-          "does", "[experiments][training]") {
-  auto a = small_config("dmlbench-resume-a");
-  const auto full = train_evenodd(a, std::cerr);
-  auto b = small_config("dmlbench-resume-b");
-  b.max_steps = 18;  // "killed" after the first epoch's checkpoint
-  const auto part = train_evenodd(b, std::cerr);
-  CHECK(part.steps == 18);
-  b.max_steps = -1;
-  b.resume = true;
-  const auto resumed = train_evenodd(b, std::cerr);
-  CHECK(resumed.steps == full.steps);
-  CHECK(resumed.last_loss == full.last_loss);
-  CHECK(resumed.recall_train_digits == full.recall_train_digits);
-  CHECK(resumed.recall_test_digits == full.recall_test_digits);
+          "does, with step decay and a per-epoch curve", "[experiments][training]") {
+  const std::vector<std::string> base = {"schedule.decay_epochs=2", "eval.every_epoch=true"};
+  const auto a = fresh_dir("dmlbench-resume-a"), b = fresh_dir("dmlbench-resume-b");
+  const auto full = train_run(small(base), {a, false, ""}, std::cerr);
+  auto killed = base;
+  killed.push_back("schedule.max_steps=18");  // "killed" after the first epoch's checkpoint
+  const auto part = train_run(small(killed), {b, false, ""}, std::cerr);
+  CHECK(metric_value(part, "steps") == 18);
+  const auto resumed = train_run(small(base), {b, true, ""}, std::cerr);
+  CHECK(metric_value(resumed, "steps") == metric_value(full, "steps"));
+  CHECK(metric_value(resumed, "last_loss") == metric_value(full, "last_loss"));
+  CHECK(resumed["eval"] == full["eval"]);
+  CHECK(resumed["curve"].size() == 3);
+  CHECK(resumed["curve"] == full["curve"]);
+  // the decay changed the run: without it the last epoch differs
+  const auto c = fresh_dir("dmlbench-resume-c");
+  const auto no_decay = train_run(small({"eval.every_epoch=true"}), {c, false, ""}, std::cerr);
+  CHECK(no_decay["curve"][0] == full["curve"][0]);
+  CHECK(metric_value(no_decay, "last_loss") != metric_value(full, "last_loss"));
   // a checkpoint of another config is refused, with the reason
-  b.lr = 0.5;
-  CHECK_THROWS_WITH(train_evenodd(b, std::cerr), Catch::Contains("another config"));
-  fs::remove_all(a.out_dir);
-  fs::remove_all(b.out_dir);
-  fs::remove_all(a.data_dir);
-  fs::remove_all(b.data_dir);
+  auto other = base;
+  other.push_back("optimizer.lr=0.5");
+  CHECK_THROWS_WITH(train_run(small(other), {b, true, ""}, std::cerr), Catch::Contains("another config"));
+  for (const auto& d : {a, b, c}) fs::remove_all(d);
 }
 
-TEST_CASE("training input errors: missing data, bad sampler, too small a batch", "[experiments][training]") {
-  auto c = small_config("dmlbench-bad");
-  const auto data = c.data_dir;
-  c.sampler = "hard";
-  CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("--sampler"));
-  c.sampler = "eps";
-  c.samples_per_class = 1;
-  CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("--samples-per-class"));
-  c.samples_per_class = 8;
-  c.data_dir = "/nonexistent";
-  CHECK_THROWS_WITH(train_evenodd(c, std::cerr), Catch::Contains("official MNIST layout"));
-  fs::remove_all(data);
+TEST_CASE("training input errors name the key: missing data, a level or set the dataset lacks, a cosine loss on an "
+          "unnormalised embedding", "[experiments][training]") {
+  const auto dir = fresh_dir("dmlbench-bad");
+  CHECK_THROWS_WITH(train_run(config({"dataset.data_dir=/nonexistent"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("official MNIST layout"));
+  CHECK_THROWS_WITH(train_run(small({"dataset.train_level=parit"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("did you mean \"parity\""));
+  CHECK_THROWS_WITH(train_run(small({"eval.sets=train_digits,test"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("eval set \"test\""));
+  CHECK_THROWS_WITH(train_run(small({"loss.name=nca"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("model.normalize"));
+  CHECK_THROWS_WITH(train_run(small({"batch.classes=3"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("batch.classes"));
+  CHECK_FALSE(fs::exists(dir));  // nothing written
 }

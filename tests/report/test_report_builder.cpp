@@ -89,25 +89,33 @@ TEST_CASE("a claims file with a claim lacking its verdict is rejected, not repor
   CHECK_THROWS_WITH(rp::claim_rows_from_claims_json(json::object()), Catch::Contains("claims"));
 }
 
-TEST_CASE("Table 1 verdicts follow the paper's direction and Welch p below 0.05 [LCC Table 1]", "[report]") {
-  const auto rows = rp::claim_rows_from_evenodd_summary(fixture_json("work/mnist-evenodd/summary.json"));
+// The verdicts themselves come from the reproduction's test (reproduction.hpp, tested in test_run_config.cpp); the
+// report carries each to its claim row with the paper's numbers and what was measured.
+TEST_CASE("reproduction summary rows carry their verdicts, the paper's numbers and the measured means [LCC Table 1]",
+          "[report]") {
+  const auto rows = rp::claim_rows_from_reproduction_summary(fixture_json("work/mnist-evenodd/summary.json"), "LCC",
+                                                             "Table 1");
   REQUIRE(rows.size() == 3);
   CHECK(rows[0].id == "lcc-table1-r1-train-digits");
-  CHECK(rows[0].verdict == "verified");          // paper's direction, p = 0.001
-  CHECK(rows[1].verdict == "not-reproducible");  // paper's direction, p = 0.82: not significant
+  CHECK(rows[0].verdict == "verified");
+  CHECK(rows[1].verdict == "not-reproducible");
   CHECK_THAT(rows[1].note, Catch::Contains("not significant"));
-  CHECK(rows[2].verdict == "refuted");           // opposite direction, p = 0.0003
+  CHECK(rows[2].verdict == "refuted");
+  CHECK_THAT(rows[2].witness, Catch::Contains("eps minus random = -5.0 over 3 seeds"));
   CHECK(rows[0].paper_value == "42.0 -> 65.8");
-  CHECK_THAT(rows[0].measured, Catch::Contains("random 40.0 +- 1.0, EPS 60.0 +- 1.0 (3 seeds)"));
+  CHECK_THAT(rows[0].measured, Catch::Contains("triplet 40.0 +- 1.0, triplet + EPS 60.0 +- 1.0 (3 seeds); Welch p = 0.001"));
 
-  // One seed: no test, so never verified or refuted.
+  // One seed: the row says n/a (1 seed), never +- 0.0 or p = nan.
   json one = fixture_json("work/mnist-evenodd/summary.json");
-  for (auto& r : one["rows"]) {
+  for (auto& r : one["variants"][0]["rows"]) {
     r["p_value"] = nullptr;
-    r["random"]["seeds"] = {40.0};
-    r["eps"]["seeds"] = {60.0};
+    r["seeds_per_arm"] = 1;
+    for (const char* a : {"random", "eps"}) r["arms"][a]["std"] = nullptr;
   }
-  for (const auto& r : rp::claim_rows_from_evenodd_summary(one)) CHECK(r.verdict == "not-reproducible");
+  const auto single = rp::claim_rows_from_reproduction_summary(one, "LCC", "Table 1");
+  CHECK_THAT(single[0].measured, Catch::Contains("triplet 40.0 (1 seed)") && Catch::Contains("Welch n/a (1 seed)"));
+  CHECK_THAT(single[0].measured, !Catch::Contains("nan") && !Catch::Contains("+- 0.0"));
+  CHECK_THROWS(rp::claim_rows_from_reproduction_summary(json{{"rows", json::array()}}, "LCC", "Table 1"));
 }
 
 TEST_CASE("the stage hash changes with any byte of its config", "[report]") {
@@ -153,12 +161,16 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(md, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WHY"));
   CHECK_THAT(md, Catch::Contains("![[XHN] Fig 0](figures/fixture_line.png)") && Catch::Contains("FIXTURE-CAPTION"));
   CHECK(fs::file_size(dir / "reports/figures/fixture_line.png") > 100);
-  // the probe of the EPS gap: a row for the reproduction and one per probe summary present (here: normalize)
-  CHECK_THAT(md, Catch::Contains("### Probing the EPS gap"));
-  CHECK_THAT(row_of(md, "normalize"), Catch::Contains("| 30.0 +- 2.0 | 70.0 +- 2.0 | 40.0 (0.0004) | 33.0 +- 1.0 | "
-                                                      "44.0 +- 1.0 | 11.0 (0.002) | 90.0 +- 1.0% | 60.0 +- 2.0% |"));
-  CHECK_THAT(row_of(md, "reproduction"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (0.001) |"));
-  CHECK(fs::exists(dir / "reports/experiments/mnist_evenodd_probe_normalize.json"));
+  // each reproduction side by side with the paper, from its file; the probe's variants one row each, after the
+  // reproduction it names (compare_with)
+  CHECK_THAT(md, Catch::Contains("## [LCC] Table 1 and Fig 2") && Catch::Contains("## [LCC] Table 1: the EPS gap"));
+  CHECK_THAT(md, Catch::Contains("| R@10 test digits | 95.0 +- 0.5 | 90.0 +- 0.5 | 93.3 | 93.6 | -5.0 (p = 0.0003) | "
+                                 "refuted |"));
+  CHECK_THAT(row_of(md, "normalize"), Catch::Contains("| FIXTURE-NORMALIZE-CHANGE | 30.0 +- 2.0 | 70.0 +- 2.0 | "
+                                                      "40.0 (p = 0.0004) | 33.0 +- 1.0 | 44.0 +- 1.0 | 11.0 (p = 0.002) | "
+                                                      "90.0 +- 1.0 | 60.0 +- 2.0 |"));
+  CHECK_THAT(row_of(md, "mnist-evenodd"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (p = 0.001) |"));
+  CHECK(fs::exists(dir / "reports/experiments/mnist-evenodd-probe_summary.json"));
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
 

@@ -1,0 +1,77 @@
+// A reproduction as data (issue 11, experiments/reproductions/*.json): which run config, which arms, how many seeds
+// per profile, which metrics at which set and level, the paper's printed numbers and claimed direction, and the test
+// (Welch's t, alpha 0.05) that gives each claim its verdict. Torch-free: the report builder reads the same file.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+struct ReproductionArm {
+  std::string name, label;
+  std::vector<std::string> set;  // "key=value" overrides of the run config
+};
+struct ReproductionMetric {
+  std::string label, path, claim, statement;  // path: a dotted path into metrics.json
+  double scale = 1;
+  std::map<std::string, double> paper;        // arm -> the paper's printed number
+  std::string direction;                      // increase | decrease (treatment vs baseline), from the paper's numbers
+  bool in_variant_table = false;
+};
+struct ReproductionVariant {
+  std::string name, change;
+  std::vector<std::string> set;
+};
+struct ReproductionProfile {
+  int seeds = 1;
+  std::vector<std::string> set;
+  double estimate_seconds = 60;
+};
+struct Reproduction {
+  std::string file, id, stage, title, paper, where, config;
+  std::vector<std::string> set;
+  std::vector<ReproductionArm> arms;
+  std::map<std::string, ReproductionProfile> profiles;  // quick | default | full; a missing profile: not run there
+  std::string baseline, treatment;
+  double alpha = 0.05;
+  std::vector<ReproductionMetric> metrics, diagnostics;
+  std::vector<ReproductionVariant> variants;  // empty: the config as it is
+  bool claims = true;                         // its rows enter the report's claims table
+  std::string compare_with;                   // another reproduction's stage shown first in the variants table
+  nlohmann::ordered_json source;              // the file as read
+};
+
+// Reads and checks a reproduction file (unknown keys, missing arms, a comparison naming no arm: one error naming the
+// key). Relative config paths resolve against `repo_root`.
+Reproduction read_reproduction(const std::string& path, const std::string& repo_root);
+
+// Welch's unequal-variance t-test of mean(a) - mean(b): t, degrees of freedom, two-sided p. p is NaN when either
+// sample has fewer than two values or both have no spread.
+struct WelchResult {
+  double difference = 0, t = 0, df = 0, p = 0;
+};
+WelchResult welch_test(const std::vector<double>& a, const std::vector<double>& b);
+
+// The verdict of one claimed direction: verified (the paper's direction, p < alpha), refuted (the opposite, p < alpha),
+// not-reproducible otherwise; with a note saying why ("n/a (1 seed)", "not significant", "no spread").
+struct Verdict {
+  std::string verdict, note;
+  bool direction_holds = false;
+};
+Verdict judge(const std::string& direction, const WelchResult& w, std::size_t seeds_a, std::size_t seeds_b,
+              double alpha);
+
+// The summary of one variant from the runs' metrics.json: runs[arm] = one metrics JSON per seed.
+nlohmann::ordered_json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
+                                         const std::map<std::string, std::vector<nlohmann::ordered_json>>& runs);
+
+// "mean +- std", or "mean (1 seed)"; the report and the command line print the same.
+std::string mean_std_text(const nlohmann::ordered_json& arm_entry, int precision = 1);
+// "p = 0.023", or "n/a (1 seed)" / "n/a (no spread)"
+std::string p_value_text(const nlohmann::ordered_json& row);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,98 @@
+// A training run as data (issue 11): the JSON run config of experiments/configs/*.json, its schema, `--set key=value`
+// overrides, and one clear error per bad key, type or range. Torch-free.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// A bad config: the message names the key (dotted path), what it got and what is allowed (and, for an unknown key,
+// the nearest valid name).
+struct config_error : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+
+// One key of the schema: dotted path, JSON type (string | number | integer | boolean | integer-list | number-list |
+// string-list), its default (null: required or "unset"), allowed values or a range, and one line of documentation.
+struct ConfigKey {
+  std::string path, type;
+  nlohmann::ordered_json default_value;
+  std::vector<std::string> choices;        // allowed strings (string, string-list), empty: any
+  double min = -1e300, max = 1e300;        // inclusive range of numbers (and each list element)
+  bool min_exclusive = false, max_exclusive = false;
+  std::string doc;
+};
+const std::vector<ConfigKey>& run_config_schema();
+
+// The typed view of a resolved config (every key present).
+struct RunConfig {
+  std::string name, paper;
+  std::uint64_t seed = 1;
+  std::string device = "auto";
+  struct Dataset {
+    std::string name, data_dir, train_level;
+    double holdout = 0.2;
+    int image_size = 0, channels = 0;  // file-backed datasets: the network's input size and channels
+    std::string train_split, transform_train, transform_eval;
+    int loader_threads = 0, prefetch = 4;
+  } dataset;
+  struct Model {
+    std::string name, kernels, pretrained;
+    int embedding_dim = 2;
+    bool normalize = false, freeze_bn = false;
+  } model;
+  struct Loss {
+    std::string name, distance;
+    double margin = 0.2, scale = 1.0, beta0 = 1.2, beta_lr = 0;
+    double ms_alpha = 2, ms_beta = 50, ms_lambda = 1, ms_epsilon = 0.1;
+  } loss;
+  struct Miner {
+    std::string name, similarity;
+  } miner;
+  struct Batch {
+    int classes = 2, per_class = 64;
+  } batch;
+  struct Optimizer {
+    std::string name;
+    double lr = 1e-3, head_lr = 0, momentum = 0.9, weight_decay = 0;
+  } optimizer;
+  struct Schedule {
+    int epochs = 5;
+    long steps_per_epoch = 0;  // 0: the training set's size over the batch size
+    std::vector<int> decay_epochs;
+    double decay_factor = 0.1;
+    long max_steps = -1;       // stop the run after this many steps in all (smoke runs); -1: no limit
+  } schedule;
+  struct Eval {
+    std::vector<std::string> sets, levels;
+    std::vector<int> ks;
+    std::string metric;
+    int nmi_plus_factor = 10;
+    bool every_epoch = false, nmi = true;
+    std::string triplet_accuracy_set;
+    bool scatter = false;
+  } eval;
+
+  nlohmann::ordered_json resolved;  // every key with its value, in schema order: the config block of every output
+};
+
+// Reads a config file; `overrides` are "key=value" strings (--set), applied after the file, each value parsed as its
+// key's type ("a,b,c" or a JSON array for lists). Relative data_dir and pretrained paths resolve against
+// `path_root` (the repository: paths never depend on the working directory). Throws config_error.
+RunConfig load_run_config(const std::string& file, const std::vector<std::string>& overrides,
+                          const std::string& path_root);
+RunConfig parse_run_config(const nlohmann::ordered_json& j, const std::vector<std::string>& overrides,
+                           const std::string& path_root, const std::string& origin = "config");
+
+// Levenshtein distance; the nearest of `candidates` to `word` (empty when none is within a third of its length + 2).
+std::size_t edit_distance(const std::string& a, const std::string& b);
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
+
+// The schema as Markdown (README's config reference).
+std::string run_config_schema_markdown();
+
+}  // namespace dmlbench::experiments

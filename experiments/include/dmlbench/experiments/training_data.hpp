@@ -1,0 +1,48 @@
+// The labelled image splits a run config names (issue 11): the training split and the evaluation sets, with labels at
+// every level the dataset has, split by class as deep metric learning evaluates ([LCC] Sec 5, [XHN] Sec 6).
+#pragma once
+
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+struct LabeledSplit {
+  std::string name;
+  std::vector<std::string> level_names;
+  std::vector<std::vector<std::int64_t>> labels;  // labels[level][item]
+  // The images of items idx as a float B x C x H x W batch in [0, 1] (or normalised); `train` picks the training
+  // transform, `seed` seeds its random draws. In-memory splits ignore both.
+  std::function<torch::Tensor(const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed)> images;
+  std::int64_t size = 0;
+  int level_index(const std::string& level) const;  // throws config_error naming the levels there are
+  torch::Tensor level_labels(const std::string& level) const;
+};
+
+struct TrainingData {
+  std::string description;       // one line: the dataset, its folder, the sizes
+  LabeledSplit train;
+  std::vector<LabeledSplit> eval;
+  std::string default_train_level;
+  std::vector<std::string> eval_set_names() const;
+  const LabeledSplit& eval_set(const std::string& name) const;  // throws config_error naming the sets there are
+};
+
+// Loads the dataset of c.dataset (official layout in c.dataset.data_dir); the class-disjoint splits:
+// - mnist-evenodd: [LCC] Sec 5.1, digits 0-5 train with parity labels (evenodd_split.hpp), eval sets train_digits
+//   (held-out digits 0-5) and test_digits (digits 6-9); levels digit and parity.
+// - mnist, fashion-mnist: idx files, classes 0-4 train (c.dataset.holdout of each held out: set heldout), classes
+//   5-9 the set test; level class.
+// - the image layouts (omniglot, cub200, cars196, sop, inshop, folder): see image_dataset.hpp.
+TrainingData load_training_data(const RunConfig& c);
+// The image layouts alone (image_dataset.hpp), decoded and transformed on the loader's threads.
+TrainingData load_image_layout(const RunConfig& c);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,30 @@
+// One training run from a run config (issue 11): data, model, loss, miner, optimizer and schedule as the config names
+// them; per-epoch atomic checkpoints with a deterministic resume; evaluation per set and label level; metrics.json,
+// embeddings.csv and scatter.csv starting with the resolved config, the git revision and the seed.
+#pragma once
+
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+
+namespace dmlbench::experiments {
+
+struct RunOptions {
+  std::string out_dir;       // the run folder
+  bool resume = false;       // continue from out_dir's checkpoint (written by the same config, max_steps aside)
+  std::string git_revision;  // stamped on every output
+};
+
+// Trains (or resumes) one run and writes its outputs; returns the contents of metrics.json. Progress lines with an
+// ETA go to `log`. Throws config_error for a config the data cannot satisfy (a level or set the dataset lacks), and
+// std::runtime_error when training diverges (a non-finite loss) or an output cannot be written.
+nlohmann::ordered_json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log);
+
+// Reads a value of a metrics.json by a dotted path, e.g. "eval.test_digits.digit.recall_at_k.1"; throws
+// std::invalid_argument naming the path when it is missing or not a number.
+double metric_value(const nlohmann::ordered_json& metrics, const std::string& dotted_path);
+
+}  // namespace dmlbench::experiments

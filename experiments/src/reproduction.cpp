@@ -1,0 +1,271 @@
+#include "dmlbench/experiments/reproduction.hpp"
+
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <boost/math/distributions/students_t.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+void only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
+  if (!j.is_object()) throw config_error(where + " must be an object");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
+      const auto near = nearest_name(it.key(), allowed);
+      throw config_error(where + ": unknown key \"" + it.key() + "\"" +
+                         (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
+    }
+}
+
+std::string need_string(const json& j, const char* k, const std::string& where) {
+  if (!j.contains(k) || !j[k].is_string()) throw config_error(where + ": \"" + k + "\" (a string) is required");
+  return j[k].get<std::string>();
+}
+
+// {"key": value, ...} -> "key=value" overrides (strings as they are, the rest as JSON)
+std::vector<std::string> overrides(const json& j, const std::string& where) {
+  std::vector<std::string> out;
+  if (j.is_null()) return out;
+  if (!j.is_object()) throw config_error(where + " must be an object of config keys");
+  for (auto it = j.begin(); it != j.end(); ++it)
+    out.push_back(it.key() + "=" + (it.value().is_string() ? it.value().get<std::string>() : it.value().dump()));
+  return out;
+}
+
+double mean_of(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m += x;
+  return m / double(v.size());
+}
+double sd_of(const std::vector<double>& v) {
+  if (v.size() < 2) return NAN;
+  const double m = mean_of(v);
+  double s = 0;
+  for (double x : v) s += (x - m) * (x - m);
+  return std::sqrt(s / double(v.size() - 1));
+}
+
+}  // namespace
+
+Reproduction read_reproduction(const std::string& path, const std::string& repo_root) {
+  std::ifstream in(path);
+  if (!in) throw config_error("cannot read the reproduction file " + path);
+  Reproduction r;
+  try {
+    r.source = json::parse(in, nullptr, true, true);
+  } catch (const json::exception& e) {
+    throw config_error(path + ": not valid JSON (" + e.what() + ")");
+  }
+  const json& j = r.source;
+  const std::string w = path;
+  only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison", "metrics",
+                "diagnostics", "variants", "claims", "compare_with", "note"},
+            w);
+  r.file = path;
+  r.id = need_string(j, "id", w);
+  r.stage = j.value("stage", r.id);
+  r.title = need_string(j, "title", w);
+  r.paper = need_string(j, "paper", w);
+  r.where = j.value("where", "");
+  r.config = need_string(j, "config", w);
+  if (!fs::path(r.config).is_absolute()) r.config = (fs::path(repo_root) / r.config).lexically_normal().string();
+  if (!fs::exists(r.config)) throw config_error(w + ": config " + r.config + " does not exist");
+  r.set = overrides(j.value("set", json()), w + ": set");
+  if (!j.contains("arms") || !j["arms"].is_array() || j["arms"].empty())
+    throw config_error(w + ": \"arms\" must be a non-empty list");
+  std::set<std::string> arm_names;
+  for (const auto& a : j["arms"]) {
+    only_keys(a, {"name", "label", "set"}, w + ": arm");
+    ReproductionArm arm{need_string(a, "name", w + ": arm"), a.value("label", ""),
+                        overrides(a.value("set", json()), w + ": arm set")};
+    if (arm.label.empty()) arm.label = arm.name;
+    if (!arm_names.insert(arm.name).second) throw config_error(w + ": arm " + arm.name + " listed twice");
+    r.arms.push_back(arm);
+  }
+  if (!j.contains("profiles") || !j["profiles"].is_object()) throw config_error(w + ": \"profiles\" is required");
+  for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
+    if (it.key() != "quick" && it.key() != "default" && it.key() != "full")
+      throw config_error(w + ": profile \"" + it.key() + "\" is not quick, default or full");
+    only_keys(it.value(), {"seeds", "set", "estimate_seconds"}, w + ": profile " + it.key());
+    ReproductionProfile p;
+    p.seeds = it.value().value("seeds", 1);
+    if (p.seeds < 1) throw config_error(w + ": profile " + it.key() + ": seeds must be >= 1");
+    p.set = overrides(it.value().value("set", json()), w + ": profile set");
+    p.estimate_seconds = it.value().value("estimate_seconds", 60.0);
+    r.profiles[it.key()] = p;
+  }
+  if (j.contains("comparison")) {
+    const auto& c = j["comparison"];
+    only_keys(c, {"baseline", "treatment", "test", "alpha"}, w + ": comparison");
+    r.baseline = need_string(c, "baseline", w + ": comparison");
+    r.treatment = need_string(c, "treatment", w + ": comparison");
+    if (c.value("test", "welch") != "welch") throw config_error(w + ": comparison.test must be welch");
+    r.alpha = c.value("alpha", 0.05);
+    if (!(r.alpha > 0 && r.alpha < 1)) throw config_error(w + ": comparison.alpha must lie in (0, 1)");
+    for (const auto& a : {r.baseline, r.treatment})
+      if (!arm_names.count(a)) throw config_error(w + ": comparison names arm \"" + a + "\", which is not an arm");
+  }
+  auto read_metrics = [&](const char* key, std::vector<ReproductionMetric>& out) {
+    if (!j.contains(key)) return;
+    for (const auto& m : j[key]) {
+      only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table"},
+                w + ": " + key);
+      ReproductionMetric x;
+      x.label = need_string(m, "label", w + ": metric");
+      x.path = need_string(m, "path", w + ": metric " + x.label);
+      x.scale = m.value("scale", 1.0);
+      x.claim = m.value("claim", "");
+      x.statement = m.value("statement", "");
+      x.in_variant_table = m.value("in_variant_table", false);
+      if (m.contains("paper"))
+        for (auto it = m["paper"].begin(); it != m["paper"].end(); ++it) {
+          if (!arm_names.count(it.key()))
+            throw config_error(w + ": metric " + x.label + ": paper value for \"" + it.key() + "\", not an arm");
+          x.paper[it.key()] = it.value().get<double>();
+        }
+      x.direction = m.value("direction", "");
+      if (x.direction.empty() && x.paper.count(r.baseline) && x.paper.count(r.treatment))
+        x.direction = x.paper[r.treatment] >= x.paper[r.baseline] ? "increase" : "decrease";
+      if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
+        throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
+      out.push_back(x);
+    }
+  };
+  read_metrics("metrics", r.metrics);
+  read_metrics("diagnostics", r.diagnostics);
+  if (j.contains("variants"))
+    for (const auto& v : j["variants"]) {
+      only_keys(v, {"name", "change", "set"}, w + ": variant");
+      r.variants.push_back({need_string(v, "name", w + ": variant"), v.value("change", ""),
+                            overrides(v.value("set", json()), w + ": variant set")});
+    }
+  r.claims = j.value("claims", true);
+  r.compare_with = j.value("compare_with", "");
+  return r;
+}
+
+WelchResult welch_test(const std::vector<double>& a, const std::vector<double>& b) {
+  WelchResult w;
+  w.difference = mean_of(a) - mean_of(b);
+  w.t = w.df = w.p = NAN;
+  if (a.size() < 2 || b.size() < 2) return w;
+  const double va = std::pow(sd_of(a), 2) / double(a.size()), vb = std::pow(sd_of(b), 2) / double(b.size());
+  if (!(va + vb > 0)) return w;
+  w.t = w.difference / std::sqrt(va + vb);
+  w.df = (va + vb) * (va + vb) / (va * va / double(a.size() - 1) + vb * vb / double(b.size() - 1));
+  w.p = 2 * boost::math::cdf(boost::math::complement(boost::math::students_t(w.df), std::abs(w.t)));
+  return w;
+}
+
+Verdict judge(const std::string& direction, const WelchResult& w, std::size_t na, std::size_t nb, double alpha) {
+  Verdict v;
+  v.direction_holds = direction == "increase" ? w.difference > 0 : w.difference < 0;
+  if (na < 2 || nb < 2) {
+    v.verdict = "not-reproducible";
+    v.note = "n/a (1 seed): no significance test with fewer than two seeds per arm";
+    return v;
+  }
+  if (!std::isfinite(w.p)) {
+    v.verdict = "not-reproducible";
+    v.note = "n/a (no spread): every seed gave the same value in both arms";
+    return v;
+  }
+  std::ostringstream a;
+  a << alpha;
+  if (w.p < alpha) {
+    v.verdict = v.direction_holds ? "verified" : "refuted";
+  } else {
+    v.verdict = "not-reproducible";
+    v.note = "the difference is not significant at p < " + a.str() + " (direction " +
+             (v.direction_holds ? "as" : "against") + " the paper)";
+  }
+  return v;
+}
+
+json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
+                       const std::map<std::string, std::vector<json>>& runs) {
+  json out = {{"name", v.name}, {"change", v.change}, {"rows", json::array()}, {"diagnostics", json::array()}};
+  auto values = [&](const ReproductionMetric& m, const std::string& arm) {
+    std::vector<double> x;
+    for (const auto& metrics : runs.at(arm)) {
+      const json* node = &metrics;
+      std::stringstream ss(m.path);
+      for (std::string part; std::getline(ss, part, '.');) {
+        if (!node->is_object() || !node->contains(part))
+          throw std::runtime_error(r.file + ": metric " + m.label + ": no \"" + m.path + "\" in a run's metrics.json");
+        node = &(*node)[part];
+      }
+      if (!node->is_number()) throw std::runtime_error(r.file + ": metric " + m.path + " is not a number");
+      x.push_back(m.scale * node->get<double>());
+    }
+    return x;
+  };
+  auto entry = [](const std::vector<double>& x) {
+    const double sd = sd_of(x);
+    return json{{"mean", mean_of(x)}, {"std", std::isfinite(sd) ? json(sd) : json(nullptr)}, {"seeds", x}};
+  };
+  for (const auto& m : r.metrics) {
+    json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
+                {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
+    for (const auto& a : r.arms) {
+      json e = entry(values(m, a.name));
+      e["label"] = a.label;
+      if (m.paper.count(a.name)) e["paper"] = m.paper.at(a.name);
+      row["arms"][a.name] = e;
+    }
+    if (!r.baseline.empty()) {
+      const auto ta = values(m, r.treatment), ba = values(m, r.baseline);
+      const auto w = welch_test(ta, ba);
+      row["difference"] = w.difference;
+      row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
+      row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
+      row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
+      row["seeds_per_arm"] = std::min(ta.size(), ba.size());
+      if (!m.direction.empty()) {
+        const auto verdict = judge(m.direction, w, ta.size(), ba.size(), r.alpha);
+        row["paper_direction_holds"] = verdict.direction_holds;
+        row["verdict"] = verdict.verdict;
+        if (!verdict.note.empty()) row["note"] = verdict.note;
+      }
+    }
+    out["rows"].push_back(row);
+  }
+  for (const auto& m : r.diagnostics) {
+    json row = {{"metric", m.label}, {"path", m.path}, {"arms", json::object()}};
+    for (const auto& a : r.arms) row["arms"][a.name] = entry(values(m, a.name));
+    out["diagnostics"].push_back(row);
+  }
+  return out;
+}
+
+std::string mean_std_text(const json& e, int precision) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(precision) << e.at("mean").get<double>();
+  if (e.contains("std") && e["std"].is_number())
+    o << " +- " << e["std"].get<double>();
+  else
+    o << " (1 seed)";
+  return o.str();
+}
+
+std::string p_value_text(const json& row) {
+  if (row.contains("p_value") && row["p_value"].is_number()) {
+    std::ostringstream p;
+    p << "p = " << std::setprecision(2) << row["p_value"].get<double>();
+    return p.str();
+  }
+  return row.value("seeds_per_arm", 0) < 2 ? "n/a (1 seed)" : "n/a (no spread)";
+}
+
+}  // namespace dmlbench::experiments

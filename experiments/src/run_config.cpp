@@ -1,0 +1,407 @@
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+ConfigKey key(std::string path, std::string type, json def, std::string doc, std::vector<std::string> choices = {}) {
+  ConfigKey k;
+  k.path = std::move(path);
+  k.type = std::move(type);
+  k.default_value = std::move(def);
+  k.doc = std::move(doc);
+  k.choices = std::move(choices);
+  return k;
+}
+ConfigKey ranged(ConfigKey k, double lo, double hi, bool lo_open = false, bool hi_open = false) {
+  k.min = lo;
+  k.max = hi;
+  k.min_exclusive = lo_open;
+  k.max_exclusive = hi_open;
+  return k;
+}
+
+const json kRequired = nullptr;
+
+}  // namespace
+
+const std::vector<ConfigKey>& run_config_schema() {
+  static const std::vector<ConfigKey> s = {
+      key("name", "string", "", "the run family, named for the paper experiment it reproduces"),
+      key("paper", "string", "", "the paper section, table or figure the run reproduces"),
+      ranged(key("seed", "integer", 1, "seeds the model's initialisation, the split, the sampler and the miner"), 0,
+             9.007199254740992e15),
+      key("device", "string", "auto", "auto (CUDA when present) | cpu | cuda", {"auto", "cpu", "cuda"}),
+      key("dataset.name", "string", kRequired,
+          "mnist-evenodd ([LCC] Sec 5.1) | mnist | fashion-mnist (idx, classes 0-4 train, 5-9 test) | omniglot | "
+          "cub200 | cars196 | sop | inshop | folder (the official layouts)",
+          {"mnist-evenodd", "mnist", "fashion-mnist", "omniglot", "cub200", "cars196", "sop", "inshop", "folder"}),
+      key("dataset.data_dir", "string", kRequired, "the dataset's folder in its official layout (relative: to the "
+                                                   "repository)"),
+      key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default, e.g. "
+                                               "parity for mnist-evenodd, alphabet for omniglot)"),
+      ranged(key("dataset.holdout", "number", 0.2, "fraction of each training class held out for evaluation on "
+                                                   "train classes"), 0, 1, true, true),
+      ranged(key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
+                                                     "(0: the dataset's native size)"), 0, 4096),
+      ranged(key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
+      key("dataset.transform_train", "string", "", "file-backed datasets: training transform preset (empty: "
+                                                   "resize only)"),
+      key("dataset.transform_eval", "string", "", "file-backed datasets: evaluation transform preset"),
+      ranged(key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
+                                                        "trainer's thread)"), 0, 256),
+      ranged(key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
+      key("model.name", "string", kRequired,
+          "lcc-mnist ([LCC] App. C) | small-conv | resnet18 | resnet50 (torchvision layout)",
+          {"lcc-mnist", "small-conv", "resnet18", "resnet50"}),
+      ranged(key("model.embedding_dim", "integer", 128, "embedding size"), 1, 65536),
+      key("model.normalize", "boolean", false, "L2-normalise the embedding"),
+      key("model.kernels", "string", "fused", "lcc-mnist: fused CPU kernels or the stock torch::nn modules",
+          {"fused", "stock"}),
+      key("model.pretrained", "string", "", "weights written by scripts/export_torchvision_weights.py (empty: "
+                                            "random initialisation)"),
+      key("model.freeze_bn", "boolean", false, "keep batch-norm statistics frozen (eval mode) while training"),
+      key("loss.name", "string", "triplet",
+          "triplet | nca ([XHN eq 1]) | l2nd ([XHN eq 16]) | margin ([LCC] Sec 3, learnable beta) | contrastive | ms",
+          {"triplet", "nca", "l2nd", "margin", "contrastive", "ms"}),
+      ranged(key("loss.margin", "number", 0.2, "triplet margin, margin-loss alpha, contrastive alpha"), 0, 1e6, true),
+      key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine",
+          {"squared", "euclidean", "cosine"}),
+      ranged(key("loss.scale", "number", 1.0, "nca: the similarity scale s"), 0, 1e6, true),
+      ranged(key("loss.beta0", "number", 1.2, "margin loss: initial beta"), -1e6, 1e6),
+      ranged(key("loss.beta_lr", "number", 0.0, "margin loss: learning rate of beta (0: the optimizer's)"), 0, 1e6),
+      ranged(key("loss.ms_alpha", "number", 2.0, "multi-similarity alpha"), 0, 1e6, true),
+      ranged(key("loss.ms_beta", "number", 50.0, "multi-similarity beta"), 0, 1e6, true),
+      ranged(key("loss.ms_lambda", "number", 1.0, "multi-similarity lambda"), -1, 1),
+      ranged(key("loss.ms_epsilon", "number", 0.1, "multi-similarity mining epsilon"), 0, 2),
+      key("miner.name", "string", "EPHN",
+          "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted",
+          {"EPHN", "EPSHN", "HPHN", "EPEN", "trip-sh", "eps-trip-sh", "random", "distance-weighted"}),
+      key("miner.similarity", "string", "auto",
+          "what the miner ranks by: auto (cosine for cosine-based losses and distance-weighted, otherwise minus the "
+          "squared distance) | cosine | neg-squared-distance",
+          {"auto", "cosine", "neg-squared-distance"}),
+      ranged(key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
+      ranged(key("batch.per_class", "integer", 64, "images per class in a batch (n)"), 2, 1e6),
+      key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", {"adam", "sgd"}),
+      ranged(key("optimizer.lr", "number", 1e-3, "learning rate"), 0, 1e3, true),
+      ranged(key("optimizer.head_lr", "number", 0.0, "learning rate of the embedding head (0: the same as lr)"), 0,
+             1e3),
+      ranged(key("optimizer.momentum", "number", 0.9, "sgd momentum"), 0, 1, false, true),
+      ranged(key("optimizer.weight_decay", "number", 0.0, "L2 weight decay"), 0, 1),
+      ranged(key("schedule.epochs", "integer", 5, "epochs"), 1, 1e6),
+      ranged(key("schedule.steps_per_epoch", "integer", 0, "steps per epoch (0: training images / batch size)"), 0,
+             1e9),
+      ranged(key("schedule.decay_epochs", "integer-list", json::array(),
+                 "multiply every learning rate by decay_factor after each of these epochs ([XHN] Sec 6: 20, 30)"),
+             1, 1e6),
+      ranged(key("schedule.decay_factor", "number", 0.1, "step decay factor"), 0, 1, true),
+      ranged(key("schedule.max_steps", "integer", -1, "stop after this many steps in all (smoke runs); -1: no "
+                                                      "limit"), -1, 1e12),
+      key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names; empty: all but "
+                                                     "the training split)"),
+      key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
+      ranged(key("eval.ks", "integer-list", json::array({1, 2, 4, 8}), "Recall@K"), 1, 1e6),
+      key("eval.metric", "string", "cosine", "cosine | euclidean (retrieval and the scatter log)",
+          {"cosine", "euclidean"}),
+      ranged(key("eval.nmi_plus_factor", "integer", 10, "NMI+ clusters per class"), 1, 1e6),
+      key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
+      key("eval.every_epoch", "boolean", false, "Recall@K of every set and level after each epoch (a curve)"),
+      key("eval.triplet_accuracy_set", "string", "", "a set whose held-out triplets (train level, random positive "
+                                                     "and negative) are scored before and after (empty: none)"),
+      key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
+                                            "the triplet-accuracy set ([XHN] Fig 6)"),
+  };
+  return s;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t bd = std::string::npos;
+  for (const auto& c : candidates) {
+    const auto d = edit_distance(word, c);
+    if (d < bd) {
+      bd = d;
+      best = c;
+    }
+  }
+  return bd <= word.size() / 3 + 2 ? best : std::string();
+}
+
+namespace {
+
+std::string describe(const json& v) {
+  const std::string s = v.dump();
+  return s.size() > 60 ? s.substr(0, 57) + "..." : s;
+}
+
+std::string range_text(const ConfigKey& k) {
+  std::ostringstream o;
+  o << (k.min_exclusive ? "(" : "[") << k.min << ", " << k.max << (k.max_exclusive ? ")" : "]");
+  return o.str();
+}
+
+void check_number(const ConfigKey& k, double v, const std::string& where) {
+  if (!std::isfinite(v)) throw config_error(where + ": " + k.path + " must be a finite number");
+  const bool lo = k.min_exclusive ? v > k.min : v >= k.min;
+  const bool hi = k.max_exclusive ? v < k.max : v <= k.max;
+  if (!lo || !hi)
+    throw config_error(where + ": " + k.path + " = " + describe(json(v)) + " is out of range " + range_text(k));
+}
+
+void check_choice(const ConfigKey& k, const std::string& v, const std::string& where) {
+  if (k.choices.empty() || std::find(k.choices.begin(), k.choices.end(), v) != k.choices.end()) return;
+  std::string all;
+  for (const auto& c : k.choices) all += (all.empty() ? "" : ", ") + c;
+  const auto near = nearest_name(v, k.choices);
+  throw config_error(where + ": " + k.path + " = \"" + v + "\" is not one of " + all +
+                     (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
+}
+
+// Checks one value against its key's type and range; returns it normalised (an integer-valued number as integer).
+json checked(const ConfigKey& k, const json& v, const std::string& where) {
+  auto type_error = [&] {
+    return config_error(where + ": " + k.path + " must be " +
+                        (k.type == "integer-list" || k.type == "number-list" || k.type == "string-list"
+                             ? "a list of " + k.type.substr(0, k.type.find('-')) + "s"
+                             : "a " + k.type) +
+                        ", got " + describe(v));
+  };
+  if (k.type == "string") {
+    if (!v.is_string()) throw type_error();
+    check_choice(k, v.get<std::string>(), where);
+    return v;
+  }
+  if (k.type == "boolean") {
+    if (!v.is_boolean()) throw type_error();
+    return v;
+  }
+  if (k.type == "number") {
+    if (!v.is_number()) throw type_error();
+    check_number(k, v.get<double>(), where);
+    return v;
+  }
+  if (k.type == "integer") {
+    if (!v.is_number()) throw type_error();
+    const double d = v.get<double>();
+    if (std::floor(d) != d) throw type_error();
+    check_number(k, d, where);
+    return json(static_cast<std::int64_t>(d));
+  }
+  // lists
+  if (!v.is_array()) throw type_error();
+  json out = json::array();
+  for (const auto& e : v) {
+    ConfigKey el = k;
+    el.type = k.type.substr(0, k.type.find('-'));
+    try {
+      out.push_back(checked(el, e, where));
+    } catch (const config_error&) {
+      throw type_error();
+    }
+  }
+  if (k.type == "integer-list" || k.type == "number-list")
+    for (const auto& e : out) check_number(k, e.get<double>(), where);
+  return out;
+}
+
+// "value" of --set key=value in the key's type: strings as they are, lists as "a,b" or a JSON array, the rest as JSON.
+json parse_override_value(const ConfigKey& k, const std::string& text, const std::string& where) {
+  if (k.type == "string") return text;
+  const bool list = k.type.find("-list") != std::string::npos;
+  if (list && (text.empty() || text.front() != '[')) {
+    json a = json::array();
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');) {
+      if (k.type == "string-list") {
+        a.push_back(item);
+        continue;
+      }
+      try {
+        a.push_back(json::parse(item));
+      } catch (const json::exception&) {
+        throw config_error(where + ": " + k.path + " must be a list of numbers, got \"" + text + "\"");
+      }
+    }
+    return a;
+  }
+  try {
+    return json::parse(text);
+  } catch (const json::exception&) {
+    throw config_error(where + ": " + k.path + " must be a " + k.type + ", got \"" + text + "\"");
+  }
+}
+
+std::vector<std::string> all_paths() {
+  std::vector<std::string> p;
+  for (const auto& k : run_config_schema()) p.push_back(k.path);
+  return p;
+}
+
+const ConfigKey* find_key(const std::string& path) {
+  for (const auto& k : run_config_schema())
+    if (k.path == path) return &k;
+  return nullptr;
+}
+
+[[noreturn]] void unknown_key(const std::string& path, const std::string& where) {
+  const auto near = nearest_name(path, all_paths());
+  // also try the last component among the keys of the same section (a typo in "lr" of "optimizer.lr")
+  throw config_error(where + ": unknown key \"" + path + "\"" +
+                     (near.empty() ? " (see the config schema in README.md)" : " (did you mean \"" + near + "\"?)"));
+}
+
+// Flattens the user's nested JSON into dotted paths; a section that is not an object, or an unknown key, is an error.
+void flatten(const json& j, const std::string& prefix, std::map<std::string, json>& out, const std::string& where) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string path = prefix.empty() ? it.key() : prefix + "." + it.key();
+    if (find_key(path)) {
+      out[path] = it.value();
+      continue;
+    }
+    bool is_section = false;
+    for (const auto& k : run_config_schema()) is_section = is_section || k.path.rfind(path + ".", 0) == 0;
+    if (!is_section) unknown_key(path, where);
+    if (!it.value().is_object()) throw config_error(where + ": " + path + " must be an object (a section), got " +
+                                                    describe(it.value()));
+    flatten(it.value(), path, out, where);
+  }
+}
+
+json set_path(json root, const std::string& path, const json& v) {
+  json* node = &root;
+  std::stringstream ss(path);
+  std::vector<std::string> parts;
+  for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    if (!node->contains(parts[i])) (*node)[parts[i]] = json::object();
+    node = &(*node)[parts[i]];
+  }
+  (*node)[parts.back()] = v;
+  return root;
+}
+
+std::string resolve_path(const std::string& p, const std::string& root) {
+  if (p.empty()) return p;
+  const fs::path q(p);
+  return (q.is_absolute() ? q : fs::path(root) / q).lexically_normal().string();
+}
+
+}  // namespace
+
+RunConfig parse_run_config(const json& j, const std::vector<std::string>& overrides, const std::string& path_root,
+                           const std::string& origin) {
+  if (!j.is_object()) throw config_error(origin + ": a run config is a JSON object");
+  std::map<std::string, json> given;
+  flatten(j, "", given, origin);
+  for (const auto& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0) throw config_error("--set " + o + ": expected key=value");
+    const std::string path = o.substr(0, eq);
+    const ConfigKey* k = find_key(path);
+    if (!k) unknown_key(path, "--set");
+    given[path] = parse_override_value(*k, o.substr(eq + 1), "--set");
+  }
+  json resolved = json::object();
+  std::map<std::string, json> value;
+  for (const auto& k : run_config_schema()) {
+    const auto it = given.find(k.path);
+    json v;
+    if (it != given.end()) {
+      v = checked(k, it->second, it->first == k.path && origin != "--set" ? origin : origin);
+    } else {
+      if (k.default_value.is_null()) throw config_error(origin + ": " + k.path + " is required (" + k.doc + ")");
+      v = k.default_value;
+    }
+    value[k.path] = v;
+  }
+  value["dataset.data_dir"] = resolve_path(value["dataset.data_dir"].get<std::string>(), path_root);
+  value["model.pretrained"] = resolve_path(value["model.pretrained"].get<std::string>(), path_root);
+  for (const auto& k : run_config_schema()) resolved = set_path(resolved, k.path, value[k.path]);
+
+  RunConfig c;
+  auto S = [&](const char* p) { return value.at(p).get<std::string>(); };
+  auto D = [&](const char* p) { return value.at(p).get<double>(); };
+  auto I = [&](const char* p) { return value.at(p).get<std::int64_t>(); };
+  auto B = [&](const char* p) { return value.at(p).get<bool>(); };
+  auto SL = [&](const char* p) { return value.at(p).get<std::vector<std::string>>(); };
+  auto IL = [&](const char* p) { return value.at(p).get<std::vector<int>>(); };
+  c.name = S("name");
+  c.paper = S("paper");
+  c.seed = std::uint64_t(I("seed"));
+  c.device = S("device");
+  c.dataset = {S("dataset.name"), S("dataset.data_dir"), S("dataset.train_level"), D("dataset.holdout"),
+               int(I("dataset.image_size")), int(I("dataset.channels")), "", S("dataset.transform_train"),
+               S("dataset.transform_eval"), int(I("dataset.loader_threads")), int(I("dataset.prefetch"))};
+  c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
+             B("model.normalize"), B("model.freeze_bn")};
+  c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
+            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon")};
+  c.miner = {S("miner.name"), S("miner.similarity")};
+  c.batch = {int(I("batch.classes")), int(I("batch.per_class"))};
+  c.optimizer = {S("optimizer.name"), D("optimizer.lr"), D("optimizer.head_lr"), D("optimizer.momentum"),
+                 D("optimizer.weight_decay")};
+  c.schedule = {int(I("schedule.epochs")), long(I("schedule.steps_per_epoch")), IL("schedule.decay_epochs"),
+                D("schedule.decay_factor"), long(I("schedule.max_steps"))};
+  c.eval = {SL("eval.sets"), SL("eval.levels"), IL("eval.ks"), S("eval.metric"), int(I("eval.nmi_plus_factor")),
+            B("eval.every_epoch"), B("eval.nmi"), S("eval.triplet_accuracy_set"), B("eval.scatter")};
+  if (c.eval.ks.empty()) throw config_error(origin + ": eval.ks must name at least one K");
+  for (std::size_t i = 1; i < c.schedule.decay_epochs.size(); ++i)
+    if (c.schedule.decay_epochs[i] <= c.schedule.decay_epochs[i - 1])
+      throw config_error(origin + ": schedule.decay_epochs must be increasing");
+  c.resolved = resolved;
+  return c;
+}
+
+RunConfig load_run_config(const std::string& file, const std::vector<std::string>& overrides,
+                          const std::string& path_root) {
+  std::ifstream in(file);
+  if (!in) throw config_error("cannot read the config file " + file);
+  json j;
+  try {
+    j = json::parse(in, nullptr, true, /*ignore_comments=*/true);
+  } catch (const json::exception& e) {
+    throw config_error(file + ": not valid JSON (" + e.what() + ")");
+  }
+  return parse_run_config(j, overrides, path_root, file);
+}
+
+std::string run_config_schema_markdown() {
+  std::ostringstream o;
+  o << "| key | type | default | allowed | what |\n|---|---|---|---|---|\n";
+  for (const auto& k : run_config_schema()) {
+    std::string allowed;
+    for (const auto& c : k.choices) allowed += (allowed.empty() ? "" : ", ") + c;
+    if (allowed.empty() && (k.type == "number" || k.type == "integer" || k.type.find("list") != std::string::npos) &&
+        k.type != "string-list")
+      allowed = range_text(k);
+    o << "| `" << k.path << "` | " << k.type << " | "
+      << (k.default_value.is_null() ? std::string("required") : "`" + k.default_value.dump() + "`") << " | "
+      << allowed << " | " << k.doc << " |\n";
+  }
+  return o.str();
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,414 @@
+#include "dmlbench/experiments/training_engine.hpp"
+
+#include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/batch_miner.hpp"
+#include "dmlbench/experiments/class_balanced_sampler.hpp"
+#include "dmlbench/experiments/device.hpp"
+#include "dmlbench/experiments/embedding_model.hpp"
+#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/npy_file.hpp"
+#include "dmlbench/experiments/retrieval_metrics.hpp"
+#include "dmlbench/experiments/training_data.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+namespace F = torch::nn::functional;
+
+double metric_value(const json& metrics, const std::string& dotted) {
+  const json* node = &metrics;
+  std::stringstream ss(dotted);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (!node->is_object() || !node->contains(part))
+      throw std::invalid_argument("metric " + dotted + ": no \"" + part + "\" in the run's metrics");
+    node = &(*node)[part];
+  }
+  if (!node->is_number()) throw std::invalid_argument("metric " + dotted + " is not a number (" + node->dump() + ")");
+  return node->get<double>();
+}
+
+namespace {
+
+bool cosine_loss(const RunConfig& c) {
+  return c.loss.name == "nca" || c.loss.name == "l2nd" || c.loss.name == "ms" ||
+         (c.loss.name == "triplet" && c.loss.distance == "cosine");
+}
+
+// Cross-key checks the schema cannot express, and those that need the data: one config_error naming the keys.
+void check_config(const RunConfig& c, const TrainingData& d, const std::string& train_level) {
+  if (cosine_loss(c) && !c.model.normalize)
+    throw config_error("loss.name = " + c.loss.name + (c.loss.name == "triplet" ? " with cosine distance" : "") +
+                       " compares cosine similarities of L2-normalised embeddings: set model.normalize = true");
+  if (c.miner.name == "distance-weighted" && !c.model.normalize)
+    throw config_error("miner.name = distance-weighted samples by distance on the unit sphere: set model.normalize = "
+                       "true");
+  if (c.model.kernels == "fused" && c.model.name != "lcc-mnist" && false) {
+  }
+  d.train.level_index(train_level);
+  for (const auto& s : c.eval.sets) d.eval_set(s);
+  if (!c.eval.triplet_accuracy_set.empty()) d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
+  if (c.eval.scatter && c.eval.triplet_accuracy_set.empty())
+    throw config_error("eval.scatter logs the set named by eval.triplet_accuracy_set: name one");
+  std::set<std::int64_t> classes(d.train.labels[std::size_t(d.train.level_index(train_level))].begin(),
+                                 d.train.labels[std::size_t(d.train.level_index(train_level))].end());
+  if (int(classes.size()) < c.batch.classes)
+    throw config_error("batch.classes = " + std::to_string(c.batch.classes) + " but the training split has " +
+                       std::to_string(classes.size()) + " classes at level " + train_level);
+}
+
+torch::Tensor embed_set(EmbeddingModel& model, const LabeledSplit& s, torch::Device dev, bool normalize) {
+  torch::NoGradGuard no_grad;
+  model.eval();
+  std::vector<torch::Tensor> parts;
+  for (std::int64_t a = 0; a < s.size; a += 1024) {
+    std::vector<std::int64_t> idx;
+    for (std::int64_t i = a; i < std::min(s.size, a + 1024); ++i) idx.push_back(i);
+    auto e = model.forward(s.images(idx, false, 0).to(dev));
+    if (normalize) e = F::normalize(e, F::NormalizeFuncOptions().dim(1));
+    parts.push_back(e.cpu());
+  }
+  model.train();
+  return torch::cat(parts);
+}
+
+// A fixed, seeded set of triplets of the set (each item an anchor with a random positive and a random negative at
+// the training level) and the fraction an embedding orders correctly, d(a, p) < d(a, n): scale-free, unlike the
+// loss, whose value grows with the embedding's scale.
+MinedTriplets fixed_triplets(const torch::Tensor& labels, std::uint64_t seed) {
+  auto gen = at::detail::createCPUGenerator(seed * 104729ULL + 17);
+  return mine_triplets(torch::zeros({labels.size(0), labels.size(0)}, torch::kFloat64), labels, named_miner("random"),
+                       gen);
+}
+
+double triplet_accuracy(const torch::Tensor& emb, const MinedTriplets& t) {
+  const auto e = emb.to(torch::kFloat64);
+  const auto a = e.index({t.anchors}), p = e.index({t.positives}), n = e.index({t.negatives});
+  return (a - p).pow(2).sum(1).lt((a - n).pow(2).sum(1)).to(torch::kFloat64).mean().item<double>();
+}
+
+std::vector<std::string> levels_of(const RunConfig& c, const LabeledSplit& s) {
+  if (c.eval.levels.empty()) return s.level_names;
+  for (const auto& l : c.eval.levels) s.level_index(l);
+  return c.eval.levels;
+}
+
+// Recall@K (and, at the end of the run, k-means NMI / NMI+) of one set at each configured level.
+json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi) {
+  json out = json::object();
+  const auto sim = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
+  for (const auto& level : levels_of(c, s)) {
+    const auto y = s.level_labels(level);
+    json r = json::object();
+    std::vector<int> ks;
+    for (int k : c.eval.ks)
+      if (k < s.size) ks.push_back(k);
+    const auto rec = ks.empty() ? std::vector<double>{} : recall_at_k(emb, y, ks, sim);
+    json rk = json::object();
+    for (std::size_t i = 0; i < ks.size(); ++i) rk[std::to_string(ks[i])] = rec[i];
+    r["recall_at_k"] = rk;
+    if (with_nmi) {
+      const auto classes = std::get<0>(at::_unique(y)).size(0);
+      r["classes"] = classes;
+      r["nmi"] = nmi_of_kmeans(emb, y, int(classes), c.seed);
+      const auto kplus = classes * c.eval.nmi_plus_factor;
+      r["nmi_plus_k"] = kplus;
+      r["nmi_plus"] = kplus <= s.size ? json(nmi_of_kmeans(emb, y, int(kplus), c.seed)) : json(nullptr);
+    }
+    out[level] = r;
+  }
+  return out;
+}
+
+std::vector<std::string> eval_sets(const RunConfig& c, const TrainingData& d) {
+  return c.eval.sets.empty() ? d.eval_set_names() : c.eval.sets;
+}
+
+json without_max_steps(json cfg) {
+  cfg["schedule"].erase("max_steps");  // run control, not part of the model: a smoke-stopped run may be continued
+  return cfg;
+}
+
+std::string fmt_seconds(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(s < 10 ? 1 : 0) << s << " s";
+  return o.str();
+}
+
+}  // namespace
+
+json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
+  if (o.out_dir.empty()) throw config_error("an output folder is required (--out)");
+  const auto t0 = std::chrono::steady_clock::now();
+  const torch::Device dev(resolve_device(c.device));
+  const TrainingData data = load_training_data(c);
+  const std::string train_level = c.dataset.train_level.empty() ? data.default_train_level : c.dataset.train_level;
+  check_config(c, data, train_level);
+  const auto train_y_vec = data.train.labels[std::size_t(data.train.level_index(train_level))];
+  const std::vector<int> train_labels(train_y_vec.begin(), train_y_vec.end());
+  const auto train_y = torch::tensor(train_y_vec, torch::kInt64);
+  const auto num_classes = std::int64_t(std::set<std::int64_t>(train_y_vec.begin(), train_y_vec.end()).size());
+
+  torch::manual_seed(c.seed);
+  EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
+                                              /*in_channels=*/0);
+  if (!c.model.pretrained.empty()) model.load_pretrained(c.model.pretrained);
+  model.to(dev);
+  MarginLoss margin_loss{nullptr};
+  if (c.loss.name == "margin") {
+    margin_loss = MarginLoss(int(num_classes), c.loss.margin, c.loss.beta0);
+    margin_loss->to(dev);
+  }
+  // parameter groups: the backbone, the embedding head when it has its own learning rate, the margin loss's beta
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  std::vector<double> base_lr;
+  if (c.optimizer.head_lr > 0) {
+    groups.emplace_back(model.backbone_parameters());
+    base_lr.push_back(c.optimizer.lr);
+    groups.emplace_back(model.head_parameters());
+    base_lr.push_back(c.optimizer.head_lr);
+  } else {
+    groups.emplace_back(model.parameters());
+    base_lr.push_back(c.optimizer.lr);
+  }
+  if (margin_loss) {
+    groups.emplace_back(margin_loss->parameters());
+    base_lr.push_back(c.loss.beta_lr > 0 ? c.loss.beta_lr : c.optimizer.lr);
+  }
+  std::unique_ptr<torch::optim::Optimizer> opt;
+  if (c.optimizer.name == "adam") {
+    auto defaults = torch::optim::AdamOptions(c.optimizer.lr).weight_decay(c.optimizer.weight_decay);
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      groups[g].set_options(std::make_unique<torch::optim::AdamOptions>(
+          torch::optim::AdamOptions(base_lr[g]).weight_decay(c.optimizer.weight_decay)));
+    opt = std::make_unique<torch::optim::Adam>(groups, defaults);
+  } else {
+    auto defaults =
+        torch::optim::SGDOptions(c.optimizer.lr).momentum(c.optimizer.momentum).weight_decay(c.optimizer.weight_decay);
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      groups[g].set_options(std::make_unique<torch::optim::SGDOptions>(
+          torch::optim::SGDOptions(base_lr[g]).momentum(c.optimizer.momentum).weight_decay(c.optimizer.weight_decay)));
+    opt = std::make_unique<torch::optim::SGD>(groups, defaults);
+  }
+
+  fs::create_directories(o.out_dir);
+  const fs::path out(o.out_dir), ck_model = out / "checkpoint_model.pt", ck_opt = out / "checkpoint_optim.pt",
+                 ck_loss = out / "checkpoint_loss.pt", ck_meta = out / "checkpoint.json";
+  const json head = {{"config", c.resolved}, {"git_revision", o.git_revision}, {"seed", c.seed}};
+  int epoch0 = 0;
+  long steps = 0;
+  double first_loss = 0, last_loss = 0, acc_before = 0, train_seconds = 0;
+  std::int64_t skipped = 0;
+  json scatter_rows = json::array(), curve = json::array();
+
+  const LabeledSplit* acc_set = c.eval.triplet_accuracy_set.empty() ? nullptr : &data.eval_set(c.eval.triplet_accuracy_set);
+  MinedTriplets check_triplets;
+  torch::Tensor acc_labels;
+  if (acc_set) {
+    acc_labels = acc_set->level_labels(train_level);
+    check_triplets = fixed_triplets(acc_labels, c.seed);
+  }
+  if (o.resume && fs::exists(ck_meta)) {
+    json meta = json::parse(std::ifstream(ck_meta));
+    if (without_max_steps(meta["config"]) != without_max_steps(c.resolved))
+      throw config_error("--resume: " + ck_meta.string() + " was written by another config: " + meta["config"].dump());
+    model.load(ck_model.string());
+    torch::load(*opt, ck_opt.string());
+    if (margin_loss) torch::load(margin_loss, ck_loss.string());
+    epoch0 = meta["epochs_done"];
+    steps = meta["steps"];
+    first_loss = meta["first_loss"];
+    last_loss = meta["last_loss"];
+    skipped = meta["skipped_anchors"];
+    acc_before = meta["triplet_accuracy_before"];
+    scatter_rows = meta["scatter"];
+    curve = meta["curve"];
+    log << "[train] resumed " << o.out_dir << " after epoch " << epoch0 << "\n";
+  }
+  const MinerConfig miner = named_miner(c.miner.name);
+  const bool mine_cosine = c.miner.similarity == "cosine" ||
+                           (c.miner.similarity == "auto" && (cosine_loss(c) || c.miner.name == "distance-weighted"));
+  const long batch = long(c.batch.classes) * c.batch.per_class;
+  const long per_epoch =
+      c.schedule.steps_per_epoch > 0 ? c.schedule.steps_per_epoch : std::max<long>(1, long(data.train.size) / batch);
+  if (epoch0 == 0 && acc_set) acc_before = triplet_accuracy(embed_set(model, *acc_set, dev, c.model.normalize), check_triplets);
+  log << "[train] " << c.name << " seed " << c.seed << ": " << data.description << "; " << per_epoch
+      << " steps per epoch of " << c.batch.classes << " x " << c.batch.per_class << "\n";
+  bool stopped = false;
+  for (int epoch = epoch0; epoch < c.schedule.epochs && !stopped; ++epoch) {
+    int decays = 0;  // step decay: every learning rate times decay_factor after each listed epoch
+    for (int d : c.schedule.decay_epochs) decays += d <= epoch ? 1 : 0;
+    for (std::size_t g = 0; g < opt->param_groups().size(); ++g)
+      opt->param_groups()[g].options().set_lr(base_lr[g] * std::pow(c.schedule.decay_factor, decays));
+    ClassBalancedSampler sampler(train_labels, c.batch.classes, c.batch.per_class,
+                                 c.seed * 1000003ULL + std::uint64_t(epoch));
+    double loss_sum = 0;
+    long n_steps = 0;
+    auto last_note = std::chrono::steady_clock::now();
+    for (long s = 0; s < per_epoch; ++s) {
+      if (c.schedule.max_steps >= 0 && steps >= c.schedule.max_steps) {
+        stopped = true;
+        break;
+      }
+      const auto ts = std::chrono::steady_clock::now();
+      const auto b = sampler.next_batch();
+      const std::vector<std::int64_t> bi(b.begin(), b.end());
+      const auto x = data.train.images(bi, true, c.seed * 2654435761ULL + std::uint64_t(steps)).to(dev);
+      const auto y = train_y.index({torch::tensor(bi, torch::kInt64)}).to(dev);
+      auto e = model.forward(x);
+      if (c.model.normalize) e = F::normalize(e, F::NormalizeFuncOptions().dim(1));
+      torch::Tensor loss;
+      if (c.loss.name == "contrastive") {
+        loss = contrastive_loss(e, y, c.loss.margin);
+      } else if (c.loss.name == "ms") {
+        loss = multi_similarity_loss(e, y, c.loss.ms_alpha, c.loss.ms_beta, c.loss.ms_lambda, c.loss.ms_epsilon);
+      } else {
+        auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(steps));
+        const auto sim = mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
+        const auto t = mine_triplets(sim, y, miner, gen);
+        skipped += t.skipped_no_positive + t.skipped_no_negative;
+        if (c.loss.name == "triplet")
+          loss = triplet_margin_loss(e, t, c.loss.margin,
+                                     c.loss.distance == "squared"     ? TripletDistance::squared_euclidean
+                                     : c.loss.distance == "euclidean" ? TripletDistance::euclidean
+                                                                      : TripletDistance::cosine);
+        else if (c.loss.name == "nca")
+          loss = nca_triplet_loss(e, t, c.loss.scale);
+        else if (c.loss.name == "l2nd")
+          loss = second_order_triplet_loss(e, t);
+        else
+          loss = margin_loss->forward(e, y, t);
+      }
+      opt->zero_grad();
+      loss.backward();
+      opt->step();
+      const double lv = loss.item<double>();
+      if (!std::isfinite(lv))
+        throw std::runtime_error("training diverged: loss " + std::to_string(lv) + " at step " + std::to_string(steps));
+      train_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - ts).count();
+      loss_sum += lv;
+      ++n_steps;
+      ++steps;
+      if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_note).count() > 30) {
+        last_note = std::chrono::steady_clock::now();
+        const double el = std::chrono::duration<double>(last_note - t0).count();
+        const double done = double(epoch - epoch0) * double(per_epoch) + double(s + 1);
+        log << "[train]   epoch " << epoch + 1 << ", step " << s + 1 << "/" << per_epoch << ", loss "
+            << std::setprecision(4) << loss_sum / double(n_steps) << ", ETA "
+            << fmt_seconds(el / done * (double(c.schedule.epochs - epoch0) * double(per_epoch) - done)) << std::endl;
+      }
+    }
+    if (n_steps == 0) break;
+    const double mean_loss = loss_sum / double(n_steps);
+    if (epoch == 0) first_loss = mean_loss;
+    last_loss = mean_loss;
+    if (c.eval.scatter) {  // [XHN] Fig 6: each anchor's easiest positive and hardest negative, cosine similarity
+      const auto h = F::normalize(embed_set(model, *acc_set, dev, c.model.normalize), F::NormalizeFuncOptions().dim(1));
+      auto sim = h.matmul(h.t());
+      const auto& y = acc_labels;
+      const auto same = y.unsqueeze(0).eq(y.unsqueeze(1));
+      sim.fill_diagonal_(-2.0);
+      const auto sap = torch::where(same, sim, torch::full_like(sim, -2.0)).amax(1);
+      const auto san = torch::where(same.logical_not(), sim, torch::full_like(sim, -2.0)).amax(1);
+      const long stride = std::max<long>(1, long(h.size(0)) / 500);  // at most 500 points per epoch in the log
+      for (long i = 0; i < h.size(0); i += stride)
+        scatter_rows.push_back({epoch + 1, sap[i].item<double>(), san[i].item<double>()});
+    }
+    if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a), no NMI
+      json point = {{"epoch", epoch + 1}, {"step", steps}, {"loss", mean_loss}, {"eval", json::object()}};
+      for (const auto& name : eval_sets(c, data)) {
+        const auto& s = data.eval_set(name);
+        point["eval"][name] = evaluate_set(c, embed_set(model, s, dev, c.model.normalize), s, false);
+      }
+      curve.push_back(point);
+    }
+    // checkpoint: model, optimizer (and the margin loss's beta), then the meta file that marks the checkpoint complete
+    model.save(ck_model.string() + ".tmp");
+    fs::rename(ck_model.string() + ".tmp", ck_model);
+    torch::save(*opt, ck_opt.string() + ".tmp");
+    fs::rename(ck_opt.string() + ".tmp", ck_opt);
+    if (margin_loss) {
+      torch::save(margin_loss, ck_loss.string() + ".tmp");
+      fs::rename(ck_loss.string() + ".tmp", ck_loss);
+    }
+    write_file_atomically(ck_meta.string(), json{{"config", c.resolved}, {"epochs_done", epoch + 1}, {"steps", steps},
+                                                 {"first_loss", first_loss}, {"last_loss", last_loss},
+                                                 {"skipped_anchors", skipped}, {"triplet_accuracy_before", acc_before},
+                                                 {"scatter", scatter_rows}, {"curve", curve}}
+                                                .dump());
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    log << "[train] " << c.name << " " << c.miner.name << " seed " << c.seed << ": epoch " << epoch + 1 << "/"
+        << c.schedule.epochs << ", step " << steps << ", loss " << std::setprecision(4) << mean_loss << ", "
+        << std::setprecision(3) << el << " s, ETA " << el / double(epoch + 1 - epoch0) * double(c.schedule.epochs - epoch - 1)
+        << " s" << std::endl;
+  }
+
+  // final evaluation of every set, its embeddings written for `dmlbench eval` and the figures
+  json metrics = head;
+  metrics["steps"] = steps;
+  metrics["first_loss"] = first_loss;
+  metrics["last_loss"] = last_loss;
+  metrics["skipped_anchors"] = skipped;
+  json ev = json::object();
+  std::ostringstream csv;
+  csv << "# " << head.dump() << "\nsplit";
+  const auto& all_levels = data.eval.front().level_names;
+  for (const auto& l : all_levels) csv << "," << l;
+  const bool two_d = c.model.embedding_dim <= 2;
+  if (two_d) csv << ",x,y";
+  csv << "\n";
+  for (const auto& name : eval_sets(c, data)) {
+    const auto& s = data.eval_set(name);
+    const auto emb = embed_set(model, s, dev, c.model.normalize);
+    ev[name] = evaluate_set(c, emb, s, c.eval.nmi);
+    if (acc_set == &s) {
+      metrics["heldout_triplet_accuracy"] = {{"set", name}, {"level", train_level}, {"before", acc_before},
+                                             {"after", triplet_accuracy(emb, check_triplets)},
+                                             {"triplets", check_triplets.anchors.size(0)}};
+    }
+    const auto e32 = emb.to(torch::kFloat32).contiguous();
+    write_npy_float32((out / "embeddings" / (name + ".npy")).string(), e32.data_ptr<float>(), e32.size(0), e32.size(1));
+    std::ostringstream lab;
+    for (std::size_t l = 0; l < s.level_names.size(); ++l) lab << (l ? "," : "") << s.level_names[l];
+    lab << "\n";
+    for (std::int64_t i = 0; i < s.size; ++i) {
+      for (std::size_t l = 0; l < s.level_names.size(); ++l) lab << (l ? "," : "") << s.labels[l][std::size_t(i)];
+      lab << "\n";
+    }
+    write_file_atomically((out / "embeddings" / (name + "_labels.csv")).string(), lab.str());
+    if (two_d && s.level_names == all_levels)
+      for (std::int64_t i = 0; i < emb.size(0); ++i) {
+        csv << name;
+        for (std::size_t l = 0; l < s.level_names.size(); ++l) csv << "," << s.labels[l][std::size_t(i)];
+        csv << "," << emb[i][0].item<float>() << "," << (emb.size(1) > 1 ? emb[i][1].item<float>() : 0.0f) << "\n";
+      }
+  }
+  metrics["eval"] = ev;
+  if (!curve.empty()) metrics["curve"] = curve;
+  metrics["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  metrics["train_seconds"] = train_seconds;
+  metrics["torch_threads"] = torch::get_num_threads();
+  metrics["device"] = dev.str();
+  if (two_d) write_file_atomically((out / "embeddings.csv").string(), csv.str());
+  if (c.eval.scatter) {
+    std::ostringstream sc;
+    json h = head;
+    h["figure"] = "XHN Fig 6: easiest positive, hardest negative";
+    sc << "# " << h.dump() << "\nepoch,s_ap,s_an\n";
+    for (const auto& row : scatter_rows) sc << row[0] << "," << row[1].get<double>() << "," << row[2].get<double>() << "\n";
+    write_file_atomically((out / "scatter.csv").string(), sc.str());
+  }
+  write_file_atomically((out / "metrics.json").string(), metrics.dump(2) + "\n");
+  return metrics;
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,153 @@
+// Run configs (run_config.hpp) and reproduction files (reproduction.hpp): the schema's errors, overrides, every config
+// and reproduction file in the repository, Welch's test and the verdict rule.
+#include "dmlbench/experiments/reproduction.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+using namespace dmlbench::experiments;
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kRepo = DMLBENCH_SOURCE_DIR;
+json minimal() {
+  return json::parse(R"({"dataset": {"name": "mnist", "data_dir": "data/mnist"}, "model": {"name": "small-conv"}})");
+}
+}  // namespace
+
+TEST_CASE("a minimal config resolves every key of the schema, in schema order, with relative paths made absolute",
+          "[experiments][config]") {
+  const auto c = parse_run_config(minimal(), {}, "/repo");
+  CHECK(c.dataset.data_dir == "/repo/data/mnist");
+  CHECK(c.optimizer.name == "adam");
+  CHECK(c.eval.ks == std::vector<int>{1, 2, 4, 8});
+  std::size_t leaves = 0;
+  for (auto s = c.resolved.begin(); s != c.resolved.end(); ++s) leaves += s->is_object() ? s->size() : 1;
+  CHECK(leaves == run_config_schema().size());
+  CHECK(c.resolved.begin().key() == "name");
+}
+
+TEST_CASE("overrides given with --set parse each value as its key's type", "[experiments][config]") {
+  const auto c = parse_run_config(minimal(),
+                                  {"optimizer.lr=1e-4", "schedule.decay_epochs=20,30", "model.normalize=true",
+                                   "eval.sets=test", "miner.name=EPSHN", "seed=7"},
+                                  "/repo");
+  CHECK(c.optimizer.lr == 1e-4);
+  CHECK(c.schedule.decay_epochs == std::vector<int>{20, 30});
+  CHECK(c.model.normalize);
+  CHECK(c.eval.sets == std::vector<std::string>{"test"});
+  CHECK(c.seed == 7);
+  CHECK(c.resolved["optimizer"]["lr"] == 1e-4);
+}
+
+TEST_CASE("bad configs: one error naming the key, with the nearest valid name for a typo", "[experiments][config]") {
+  auto bad = [](json j, std::vector<std::string> set = {}) {
+    try {
+      parse_run_config(j, set, "/repo", "cfg.json");
+    } catch (const config_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  json j = minimal();
+  j["optimizer"] = {{"lrr", 0.1}};
+  CHECK_THAT(bad(j), Catch::Contains("unknown key \"optimizer.lrr\"") && Catch::Contains("did you mean \"optimizer.lr\""));
+  j = minimal();
+  j["optimiser"] = {{"lr", 0.1}};
+  CHECK_THAT(bad(j), Catch::Contains("unknown key \"optimiser\""));
+  j = minimal();
+  j["optimizer"] = {{"lr", "fast"}};
+  CHECK_THAT(bad(j), Catch::Contains("optimizer.lr must be a number"));
+  j = minimal();
+  j["optimizer"] = {{"lr", 0}};
+  CHECK_THAT(bad(j), Catch::Contains("optimizer.lr = 0.0 is out of range (0, 1000]"));
+  j = minimal();
+  j["batch"] = {{"per_class", 2.5}};
+  CHECK_THAT(bad(j), Catch::Contains("batch.per_class must be a integer"));
+  j = minimal();
+  j["miner"] = {{"name", "EPHM"}};
+  CHECK_THAT(bad(j), Catch::Contains("did you mean \"EPHN\""));
+  j = minimal();
+  j["dataset"].erase("data_dir");
+  CHECK_THAT(bad(j), Catch::Contains("dataset.data_dir is required"));
+  j = minimal();
+  j["model"] = "resnet18";
+  CHECK_THAT(bad(j), Catch::Contains("model must be an object"));
+  CHECK_THAT(bad(minimal(), {"schedule.decay_epochs=30,20"}), Catch::Contains("increasing"));
+  CHECK_THAT(bad(minimal(), {"schedule.epoch=3"}), Catch::Contains("did you mean \"schedule.epochs\""));
+  CHECK_THAT(bad(minimal(), {"optimizer.lr"}), Catch::Contains("expected key=value"));
+  CHECK_THAT(bad(minimal(), {"optimizer.lr=nan"}), Catch::Contains("optimizer.lr"));
+  // negative control: a valid config raises nothing, so the helper above can tell the difference
+  CHECK(bad(minimal()) == "no error");
+}
+
+TEST_CASE("the nearest name: Levenshtein distance, and nothing for a word far from every candidate",
+          "[experiments][config]") {
+  CHECK(edit_distance("kitten", "sitting") == 3);
+  CHECK(edit_distance("", "abc") == 3);
+  CHECK(nearest_name("optimzer", {"optimizer", "model"}) == "optimizer");
+  CHECK(nearest_name("zzzzzzzz", {"optimizer", "model"}).empty());
+}
+
+TEST_CASE("every config and reproduction file in the repository parses", "[experiments][config]") {
+  int configs = 0, reproductions = 0;
+  for (const auto& e : fs::directory_iterator(kRepo + "/experiments/configs")) {
+    INFO(e.path());
+    CHECK_NOTHROW(load_run_config(e.path().string(), {}, kRepo));
+    ++configs;
+  }
+  for (const auto& e : fs::directory_iterator(kRepo + "/experiments/reproductions")) {
+    INFO(e.path());
+    const auto r = read_reproduction(e.path().string(), kRepo);
+    CHECK(!r.arms.empty());
+    for (const auto& p : r.profiles) {
+      auto set = r.set;
+      set.insert(set.end(), p.second.set.begin(), p.second.set.end());
+      for (const auto& a : r.arms) {
+        auto s = set;
+        s.insert(s.end(), a.set.begin(), a.set.end());
+        for (const auto& v : r.variants) s.insert(s.end(), v.set.begin(), v.set.end());
+        CHECK_NOTHROW(load_run_config(r.config, s, kRepo));
+      }
+    }
+    ++reproductions;
+  }
+  CHECK(configs >= 1);
+  CHECK(reproductions >= 2);
+}
+
+// Welch's test against a value worked out by hand: a = {1, 2, 3, 4}, b = {2, 4, 6, 8, 10}: means 2.5 and 6, variances
+// 5/3 and 10, se^2 = 5/12 + 2 = 29/12, t = -3.5 / sqrt(29/12) = -2.251436, df = (29/12)^2 / ((5/12)^2/3 + 2^2/4)
+// = 5.520788; scipy.stats.ttest_ind(a, b, equal_var=False) (scipy 1.10) gives t = -2.2514363231593695,
+// p = 0.06913359319239236. Tolerance: Boost's t cdf is accurate to ~1e-15 relative, the df formula is exact
+// arithmetic; 1e-9 absolute leaves room for the different evaluation order of the two implementations.
+TEST_CASE("Welch's t-test matches a hand computation and scipy", "[experiments][reproduction]") {
+  const auto w = welch_test({1, 2, 3, 4}, {2, 4, 6, 8, 10});
+  CHECK_THAT(w.difference, Catch::WithinAbs(-3.5, 1e-12));
+  CHECK_THAT(w.t, Catch::WithinAbs(-2.2514363231593695, 1e-9));
+  CHECK_THAT(w.df, Catch::WithinAbs(5.520787746170677, 1e-9));
+  CHECK_THAT(w.p, Catch::WithinAbs(0.06913359319239236, 1e-9));
+  CHECK(std::isnan(welch_test({1}, {2, 3}).p));        // one seed: no test
+  CHECK(std::isnan(welch_test({1, 1}, {2, 2}).p));     // no spread: no test
+}
+
+TEST_CASE("verdicts: the paper's direction with p < alpha is verified, the opposite refuted, otherwise not "
+          "reproducible with the reason, and one seed prints n/a", "[experiments][reproduction]") {
+  WelchResult up{+3, 4, 6, 0.01}, down{-3, -4, 6, 0.01}, weak{+1, 1, 6, 0.3};
+  CHECK(judge("increase", up, 5, 5, 0.05).verdict == "verified");
+  CHECK(judge("increase", down, 5, 5, 0.05).verdict == "refuted");
+  CHECK(judge("decrease", down, 5, 5, 0.05).verdict == "verified");
+  const auto ns = judge("increase", weak, 5, 5, 0.05);
+  CHECK(ns.verdict == "not-reproducible");
+  CHECK_THAT(ns.note, Catch::Contains("not significant"));
+  const auto one = judge("increase", up, 1, 1, 0.05);
+  CHECK(one.verdict == "not-reproducible");
+  CHECK_THAT(one.note, Catch::StartsWith("n/a (1 seed)"));
+  CHECK(mean_std_text(json{{"mean", 41.25}, {"std", nullptr}}) == "41.2 (1 seed)");
+  CHECK(mean_std_text(json{{"mean", 41.25}, {"std", 2.0}}) == "41.2 +- 2.0");
+  CHECK(p_value_text(json{{"p_value", nullptr}, {"seeds_per_arm", 1}}) == "n/a (1 seed)");
+}
