@@ -1,6 +1,7 @@
 #include "dmlbench/experiments/image_dataset.hpp"
 
 #include "dmlbench/experiments/idx_file.hpp"  // data_error
+#include "dmlbench/experiments/nearest_name.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -264,22 +265,6 @@ class NumberedClasses {
   SetBuilder train_{"train", {"class"}}, test_{"test", {"class"}};
 };
 
-// Levenshtein distance, for the nearest layout name in an error message.
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({up + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = up;
-    }
-  }
-  return row[b.size()];
-}
-
 }  // namespace
 
 DatasetSplits read_omniglot(const std::string& root_dir) {
@@ -489,15 +474,11 @@ DatasetSplits read_dataset(const std::string& layout, const std::string& root) {
       {"sop", read_sop},           {"inshop", read_inshop}, {"folder", read_image_folder}};
   const auto it = readers.find(layout);
   if (it != readers.end()) return it->second(root);
-  std::string valid, nearest;
-  std::size_t best = std::string::npos;
-  for (const auto& name : dataset_layouts()) {
-    valid += (valid.empty() ? "" : ", ") + name;
-    const auto d = edit_distance(layout, name);
-    if (d < best) best = d, nearest = name;
-  }
-  throw std::invalid_argument("unknown dataset layout '" + layout + "' (valid: " + valid + "; nearest: " + nearest +
-                              ")");
+  std::string valid;
+  for (const auto& name : dataset_layouts()) valid += (valid.empty() ? "" : ", ") + name;
+  const auto nearest = nearest_name(layout, dataset_layouts());
+  throw std::invalid_argument("unknown dataset layout '" + layout + "' (valid: " + valid +
+                              (nearest.empty() ? "" : "; nearest: " + nearest) + ")");
 }
 
 ImageSet select_items(const ImageSet& set, const std::vector<std::size_t>& items, const std::string& name) {

@@ -1,11 +1,188 @@
-// The image layouts of a run config (omniglot, cub200, cars196, sop, inshop, folder) as training and evaluation sets.
+// The image layouts of a run config (omniglot, cub200, cars196, sop, inshop, folder; image_dataset.hpp) as training and
+// evaluation sets, decoded and transformed on the prefetching loader's threads (image_loader.hpp).
 #include "dmlbench/experiments/training_data.hpp"
+
+#include "dmlbench/experiments/image_dataset.hpp"
+#include "dmlbench/experiments/image_loader.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <sstream>
 
 namespace dmlbench::experiments {
 
+namespace {
+
+// torchvision's ImageNet statistics, which the presets normalise RGB inputs with (the pretrained ResNets expect them).
+const nlohmann::json kImageNetNormalize = {
+    {"op", "normalize"}, {"mean", {0.485, 0.456, 0.406}}, {"std", {0.229, 0.224, 0.225}}};
+
+}  // namespace
+
+std::vector<std::string> transform_presets() { return {"resize", "rrc-flip", "center-crop"}; }
+
+TransformPipeline transform_from_config(const std::string& spec, int image_size, int channels, const std::string& key) {
+  const auto s = spec.empty() ? std::string("resize") : spec;
+  nlohmann::json steps = nlohmann::json::array();
+  if (!s.empty() && s.front() == '[') {
+    try {
+      steps = nlohmann::json::parse(s);
+    } catch (const nlohmann::json::exception& e) {
+      throw config_error(key + ": not a JSON list of transforms: " + e.what());
+    }
+  } else {
+    const bool sized = image_size > 0;
+    if (s == "resize") {
+      if (sized) steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
+    } else if (s == "rrc-flip" || s == "center-crop") {
+      if (!sized) throw config_error(key + " = " + s + " needs dataset.image_size > 0");
+      if (s == "rrc-flip") {
+        steps.push_back({{"op", "random_resized_crop"}, {"size", image_size}});
+        steps.push_back({{"op", "hflip"}});
+      } else {
+        steps.push_back({{"op", "resize"}, {"size", (image_size * 256 + 112) / 224}});
+        steps.push_back({{"op", "center_crop"}, {"size", image_size}});
+      }
+      if (channels == 3) steps.push_back(kImageNetNormalize);
+    } else {
+      std::string all;
+      for (const auto& p : transform_presets()) all += (all.empty() ? "" : ", ") + p;
+      const auto near = nearest_name(s, transform_presets());
+      throw config_error(key + " = \"" + s + "\": not a preset (" + all + ") nor a JSON list of transforms" +
+                         (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
+    }
+  }
+  try {
+    TransformPipeline p(steps);
+    p.check_channels(channels);
+    return p;
+  } catch (const std::invalid_argument& e) {
+    throw config_error(key + ": " + e.what());
+  }
+}
+
+namespace {
+
+// A file-backed split: its labels at every level (the reader's dense ids), its images through the loader.
+LabeledSplit file_split(const ImageSet& set, const std::string& name, const TransformPipeline& train_tf,
+                        const TransformPipeline& eval_tf, const LoaderOptions& base) {
+  LabeledSplit s;
+  s.name = name;
+  s.level_names = set.level_names;
+  for (const auto& l : set.labels) s.labels.emplace_back(l.begin(), l.end());
+  s.size = std::int64_t(set.size());
+  const auto source = ImageSource::files(set.paths);
+  auto to_tensor = [](Batch& b) {
+    return torch::from_blob(b.data.data(), {std::int64_t(b.indices.size()), b.channels, b.rows, b.cols},
+                            torch::kFloat32)
+        .clone();
+  };
+  s.images = [=](const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed) {
+    LoaderOptions o = base;
+    o.seed = seed;
+    o.prefetch_batches = 1;
+    PrefetchLoader loader(source, {std::vector<int>(idx.begin(), idx.end())}, train ? train_tf : eval_tf, o);
+    Batch b;
+    loader.next(b);
+    return to_tensor(b);
+  };
+  s.stream = [=](const std::vector<std::vector<std::int64_t>>& plan, std::uint64_t seed, std::uint64_t epoch) {
+    LoaderOptions o = base;
+    o.seed = seed;
+    o.epoch = epoch;
+    std::vector<std::vector<int>> p;
+    for (const auto& b : plan) p.emplace_back(b.begin(), b.end());
+    auto loader = std::make_shared<PrefetchLoader>(source, std::move(p), train_tf, o);
+    return BatchStream([loader, to_tensor]() {
+      Batch b;
+      if (!loader->next(b)) throw std::logic_error("the epoch's batch plan is exhausted");
+      return to_tensor(b);
+    });
+  };
+  return s;
+}
+
+// The classes of `set` at its finest level with `holdout` of each class's items (seeded, at least one item left to
+// train) moved to a set "heldout": evaluation on the training classes, as mnist-evenodd's train_digits.
+std::pair<ImageSet, ImageSet> hold_out(const ImageSet& set, double holdout, std::uint64_t seed) {
+  const auto& fine = set.labels.back();
+  std::map<int, std::vector<std::size_t>> by;
+  for (std::size_t i = 0; i < set.size(); ++i) by[fine[i]].push_back(i);
+  std::mt19937_64 rng(seed);
+  std::vector<std::size_t> train, held;
+  for (auto& [k, v] : by) {
+    std::shuffle(v.begin(), v.end(), rng);
+    const auto h = std::min(v.size() - 1, std::size_t(std::lround(holdout * double(v.size()))));
+    held.insert(held.end(), v.begin(), v.begin() + long(h));
+    train.insert(train.end(), v.begin() + long(h), v.end());
+  }
+  std::sort(train.begin(), train.end());
+  std::sort(held.begin(), held.end());
+  return {select_items(set, train, "train"), select_items(set, held, "heldout")};
+}
+
+}  // namespace
+
 TrainingData load_image_layout(const RunConfig& c) {
-  throw config_error("dataset.name = " + c.dataset.name + ": this build reads only the idx datasets (mnist-evenodd, "
-                     "mnist, fashion-mnist)");
+  const auto& layout = c.dataset.name;
+  const int channels = c.dataset.channels != 0 ? c.dataset.channels : (layout == "omniglot" ? 1 : 3);
+  if (channels == 2) throw config_error("dataset.channels = 2: 1 (gray) or 3 (RGB)");
+  if (c.dataset.image_size == 0 && layout != "omniglot")
+    throw config_error("dataset.image_size = 0 (the native size) needs images of one size, which the " + layout +
+                       " layout does not promise: give the network's input size");
+  DatasetSplits splits;
+  try {
+    splits = read_dataset(layout, c.dataset.data_dir);
+  } catch (const std::invalid_argument& e) {
+    throw config_error(std::string("dataset.name: ") + e.what());
+  }
+  const auto train_tf = transform_from_config(c.dataset.transform_train, c.dataset.image_size, channels,
+                                              "dataset.transform_train");
+  const auto eval_tf = transform_from_config(c.dataset.transform_eval.empty() ? "resize" : c.dataset.transform_eval,
+                                             c.dataset.image_size, channels, "dataset.transform_eval");
+  LoaderOptions base;
+  base.channels = channels;
+  base.threads = c.dataset.loader_threads;
+  base.prefetch_batches = c.dataset.prefetch;
+
+  // The training split and the evaluation sets: the layout's own class-disjoint splits; a folder tree has one
+  // split, whose first half of the classes (sorted names) trains.
+  ImageSet train;
+  std::vector<ImageSet> others;
+  if (layout == "folder") {
+    auto halves = split_by_class_fraction(splits.split("all"), "class", 0.5);
+    train = std::move(halves.train);
+    others.push_back(std::move(halves.test));
+  } else {
+    for (const auto& s : splits.splits)
+      if (s.name == "train")
+        train = s;
+      else
+        others.push_back(s);
+  }
+  TrainingData d;
+  d.channels = channels;
+  d.default_train_level = train.level_names.front();  // the coarsest: alphabet for Omniglot, [LCC] Sec 5.2
+  if (c.dataset.holdout > 0) {
+    auto [t, h] = hold_out(train, c.dataset.holdout, c.seed);
+    train = std::move(t);
+    densify(h);
+    d.eval.push_back(file_split(h, "heldout", train_tf, eval_tf, base));
+  }
+  densify(train);
+  d.train = file_split(train, "train", train_tf, eval_tf, base);
+  for (const auto& s : others) d.eval.push_back(file_split(s, s.name, train_tf, eval_tf, base));
+  std::ostringstream o;
+  o << layout << " from " << splits.root << ": train " << d.train.size;
+  for (const auto& s : d.eval) o << ", " << s.name << " " << s.size;
+  o << " (" << channels << " channel" << (channels == 1 ? "" : "s") << ", "
+    << (c.dataset.image_size > 0 ? std::to_string(c.dataset.image_size) + " px" : std::string("native size")) << ")";
+  d.description = o.str();
+  return d;
 }
 
 }  // namespace dmlbench::experiments

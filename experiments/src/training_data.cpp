@@ -86,6 +86,7 @@ TrainingData mnist_evenodd(const RunConfig& c) {
   };
   TrainingData d;
   d.default_train_level = "parity";
+  d.channels = 1;
   d.train = idx_split("train", px, split.train, {"digit", "parity"}, levels(split.train));
   d.eval.push_back(idx_split("train_digits", px, split.heldout_train_digits, {"digit", "parity"},
                              levels(split.heldout_train_digits)));
@@ -121,6 +122,7 @@ TrainingData mnist_classes(const RunConfig& c) {
   };
   TrainingData d;
   d.default_train_level = "class";
+  d.channels = 1;
   d.train = idx_split("train", px, train, {"class"}, lab(train));
   d.eval.push_back(idx_split("heldout", px, held, {"class"}, lab(held)));
   d.eval.push_back(idx_split("test", px, test, {"class"}, lab(test)));

@@ -160,7 +160,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
 
   torch::manual_seed(c.seed);
   EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
-                                              /*in_channels=*/0);
+                                              data.channels);
   if (!c.model.pretrained.empty()) model.load_pretrained(c.model.pretrained);
   model.to(dev);
   MarginLoss margin_loss{nullptr};
@@ -251,6 +251,17 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       opt->param_groups()[g].options().set_lr(base_lr[g] * std::pow(c.schedule.decay_factor, decays));
     ClassBalancedSampler sampler(train_labels, c.batch.classes, c.batch.per_class,
                                  c.seed * 1000003ULL + std::uint64_t(epoch));
+    // A file-backed training set decodes the epoch's batches ahead on the loader's threads; the plan is drawn up
+    // front, which draws the sampler exactly as the loop below would.
+    BatchStream stream;
+    std::vector<std::vector<std::int64_t>> plan;
+    if (data.train.stream) {
+      for (long s = 0; s < per_epoch; ++s) {
+        const auto b = sampler.next_batch();
+        plan.emplace_back(b.begin(), b.end());
+      }
+      stream = data.train.stream(plan, c.seed, std::uint64_t(epoch));
+    }
     double loss_sum = 0;
     long n_steps = 0;
     auto last_note = std::chrono::steady_clock::now();
@@ -260,9 +271,16 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         break;
       }
       const auto ts = std::chrono::steady_clock::now();
-      const auto b = sampler.next_batch();
-      const std::vector<std::int64_t> bi(b.begin(), b.end());
-      const auto x = data.train.images(bi, true, c.seed * 2654435761ULL + std::uint64_t(steps)).to(dev);
+      std::vector<std::int64_t> bi;
+      torch::Tensor x;
+      if (stream) {
+        bi = plan[std::size_t(s)];
+        x = stream().to(dev);
+      } else {
+        const auto b = sampler.next_batch();
+        bi.assign(b.begin(), b.end());
+        x = data.train.images(bi, true, c.seed * 2654435761ULL + std::uint64_t(steps)).to(dev);
+      }
       const auto y = train_y.index({torch::tensor(bi, torch::kInt64)}).to(dev);
       auto e = model.forward(x);
       if (c.model.normalize) e = F::normalize(e, F::NormalizeFuncOptions().dim(1));

@@ -2,6 +2,8 @@
 // overrides, and one clear error per bad key, type or range. Torch-free.
 #pragma once
 
+#include "dmlbench/experiments/nearest_name.hpp"  // used with every config error
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -87,10 +89,6 @@ RunConfig load_run_config(const std::string& file, const std::vector<std::string
                           const std::string& path_root);
 RunConfig parse_run_config(const nlohmann::ordered_json& j, const std::vector<std::string>& overrides,
                            const std::string& path_root, const std::string& origin = "config");
-
-// Levenshtein distance; the nearest of `candidates` to `word` (empty when none is within a third of its length + 2).
-std::size_t edit_distance(const std::string& a, const std::string& b);
-std::string nearest_name(const std::string& word, const std::vector<std::string>& candidates);
 
 // The schema as Markdown (README's config reference).
 std::string run_config_schema_markdown();

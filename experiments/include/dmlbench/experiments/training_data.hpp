@@ -14,6 +14,11 @@
 
 namespace dmlbench::experiments {
 
+class TransformPipeline;
+
+// The training batches of one epoch, one B x C x H x W tensor per call, in the order of the plan it was opened on.
+using BatchStream = std::function<torch::Tensor()>;
+
 struct LabeledSplit {
   std::string name;
   std::vector<std::string> level_names;
@@ -21,6 +26,12 @@ struct LabeledSplit {
   // The images of items idx as a float B x C x H x W batch in [0, 1] (or normalised); `train` picks the training
   // transform, `seed` seeds its random draws. In-memory splits ignore both.
   std::function<torch::Tensor(const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed)> images;
+  // File-backed splits: the epoch's batches (indices per batch, in order) decoded and transformed with the training
+  // transform on the loader's worker threads, dataset.prefetch batches ahead of the trainer; each item's draws seeded
+  // from (seed, epoch, batch, position). Null for in-memory splits: the trainer calls images() per batch.
+  std::function<BatchStream(const std::vector<std::vector<std::int64_t>>& plan, std::uint64_t seed,
+                            std::uint64_t epoch)>
+      stream;
   std::int64_t size = 0;
   int level_index(const std::string& level) const;  // throws config_error naming the levels there are
   torch::Tensor level_labels(const std::string& level) const;
@@ -31,6 +42,7 @@ struct TrainingData {
   LabeledSplit train;
   std::vector<LabeledSplit> eval;
   std::string default_train_level;
+  int channels = 0;  // of the images (the model's input channels)
   std::vector<std::string> eval_set_names() const;
   const LabeledSplit& eval_set(const std::string& name) const;  // throws config_error naming the sets there are
 };
@@ -42,7 +54,17 @@ struct TrainingData {
 //   5-9 the set test; level class.
 // - the image layouts (omniglot, cub200, cars196, sop, inshop, folder): see image_dataset.hpp.
 TrainingData load_training_data(const RunConfig& c);
-// The image layouts alone (image_dataset.hpp), decoded and transformed on the loader's threads.
+// The image layouts alone (image_dataset.hpp), decoded and transformed on the loader's threads. Splits: the layout's
+// own (a folder tree: the first half of its classes trains, the rest is the set "test"); dataset.holdout of each
+// training class (finest level) held out as the set "heldout"; the coarsest level trains by default. The input size
+// dataset.image_size is required except for Omniglot (105 px); channels default to 1 for Omniglot, else 3.
 TrainingData load_image_layout(const RunConfig& c);
+
+// dataset.transform_train / transform_eval: a preset or a JSON list of transforms (image_transforms.hpp). Presets:
+// resize (to image_size x image_size; nothing at the native size), rrc-flip (RandomResizedCrop(image_size) + flip,
+// torchvision's ImageNet training transform), center-crop (shorter side to image_size x 256/224, centre crop); the
+// last two normalise RGB with ImageNet's mean and std. Throws config_error naming `key`.
+std::vector<std::string> transform_presets();
+TransformPipeline transform_from_config(const std::string& spec, int image_size, int channels, const std::string& key);
 
 }  // namespace dmlbench::experiments
