@@ -53,11 +53,11 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("dataset.holdout", "number", 0.2, "fraction of each training class held out for evaluation on "
                                                    "train classes"), 0, 1, true, true),
       ranged(key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
-                                                     "(0: the dataset's native size)"), 0, 4096),
+                                                     "(0: the native size, Omniglot only)"), 0, 4096),
       ranged(key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
-      key("dataset.transform_train", "string", "", "file-backed datasets: training transform preset (empty: "
-                                                   "resize only)"),
-      key("dataset.transform_eval", "string", "", "file-backed datasets: evaluation transform preset"),
+      key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | "
+                                                   "center-crop) or a JSON list of transforms (empty: resize)"),
+      key("dataset.transform_eval", "string", "", "file-backed datasets: as transform_train (empty: resize)"),
       ranged(key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),
       ranged(key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
@@ -363,6 +363,17 @@ RunConfig load_run_config(const std::string& file, const std::vector<std::string
   return parse_run_config(j, overrides, path_root, file);
 }
 
+namespace {
+
+// A table cell's text: '|' written as "\\|" so that it does not end the cell.
+std::string escaped_bars(const std::string& text) {
+  std::string out;
+  for (char ch : text) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+}  // namespace
+
 std::string run_config_schema_markdown() {
   std::ostringstream o;
   o << "| key | type | default | allowed | what |\n|---|---|---|---|---|\n";
@@ -374,7 +385,7 @@ std::string run_config_schema_markdown() {
       allowed = range_text(k);
     o << "| `" << k.path << "` | " << k.type << " | "
       << (k.default_value.is_null() ? std::string("required") : "`" + k.default_value.dump() + "`") << " | "
-      << allowed << " | " << k.doc << " |\n";
+      << allowed << " | " << escaped_bars(k.doc) << " |\n";
   }
   return o.str();
 }

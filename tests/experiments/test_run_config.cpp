@@ -7,6 +7,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 
 using namespace dmlbench::experiments;
 using json = nlohmann::ordered_json;
@@ -91,6 +93,19 @@ TEST_CASE("the nearest name: Levenshtein distance, and nothing for a word far fr
   CHECK(edit_distance("", "abc") == 3);
   CHECK(nearest_name("optimzer", {"optimizer", "model"}) == "optimizer");
   CHECK(nearest_name("zzzzzzzz", {"optimizer", "model"}).empty());
+}
+
+TEST_CASE("the README holds the config schema as dmlbench train --schema prints it", "[experiments][config]") {
+  std::ifstream in(kRepo + "/README.md");
+  REQUIRE(in);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto table = run_config_schema_markdown();
+  CHECK(readme.find(table) != std::string::npos);
+  // negative control: a changed default is not found
+  auto changed = table;
+  changed.replace(changed.find("`0.001`"), 7, "`0.002`");
+  CHECK(readme.find(changed) == std::string::npos);
+  CHECK(table.find("auto (CUDA when present) \\| cpu") != std::string::npos);  // '|' escaped inside a cell
 }
 
 TEST_CASE("every config and reproduction file in the repository parses", "[experiments][config]") {
