@@ -38,7 +38,8 @@ void add_torch_commands(CLI::App& app, int& exit_code) {
   const std::vector<std::pair<const char*, const char*>> commands = {
       {"info", "versions of the libraries and the device --device auto selects"},
       {"train", "train one run from a run config: train --config FILE [--set key=value] --out DIR (LibTorch)"},
-      {"reproduce", "run a reproduction file (arms x seeds) and judge its claims: reproduce --file F --out DIR"}};
+      {"reproduce", "run a reproduction file (arms x seeds) and judge its claims: reproduce --file F --out DIR"},
+      {"eval", "retrieval metrics of embeddings made elsewhere: eval --embeddings F --labels F (CSV, .npy, idx)"}};
   for (const auto& command : commands) {
     const char* name = command.first;
     auto* sub = app.add_subcommand(name, command.second);

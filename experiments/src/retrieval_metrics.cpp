@@ -3,6 +3,7 @@
 #include "dmlbench/experiments/nmi.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -16,6 +17,7 @@ std::vector<double> recall_at_k(const torch::Tensor& emb, const torch::Tensor& l
   const auto N = emb.size(0);
   const int kmax = *std::max_element(ks.begin(), ks.end());
   if (kmax < 1 || kmax >= N) throw std::invalid_argument("recall_at_k: K must lie in [1, N-1], got " + std::to_string(kmax));
+  if (!torch::isfinite(emb).all().item<bool>()) throw std::invalid_argument("recall_at_k: NaN or infinite embeddings");
   const auto x = similarity == Similarity::cosine
                      ? torch::nn::functional::normalize(emb.to(torch::kFloat32),
                                                         torch::nn::functional::NormalizeFuncOptions().dim(1))
@@ -27,7 +29,11 @@ std::vector<double> recall_at_k(const torch::Tensor& emb, const torch::Tensor& l
     auto sim = similarity == Similarity::cosine ? x.slice(0, s, e).matmul(x.t())      // rows: queries s..e
                                                 : -torch::cdist(x.slice(0, s, e), x).pow(2);
     const auto self = torch::arange(s, e, torch::TensorOptions().dtype(torch::kInt64).device(x.device()));
-    sim.scatter_(1, self.unsqueeze(1), -1e9);                                    // the query is not in its gallery
+    if (!torch::isfinite(sim).all().item<bool>())  // finite embeddings: only an overflow of the squared distance
+      throw std::invalid_argument("recall_at_k: squared distances overflow float32; scale the embeddings down");
+    // The query is not in its gallery: -inf, below every other (finite) similarity. A finite mask such as -1e9
+    // ranked the query as its own neighbour once squared distances exceeded 1e9.
+    sim.scatter_(1, self.unsqueeze(1), -std::numeric_limits<float>::infinity());
     const auto top = std::get<1>(sim.topk(kmax, 1));                             // (e-s) x kmax
     const auto match = labels.index({top}).eq(labels.slice(0, s, e).unsqueeze(1));
     const auto first = torch::cumsum(match.to(torch::kInt32), 1).gt(0);         // hit within the first j+1

@@ -1,10 +1,11 @@
-// Entry point of the LibTorch sub-commands (info, train, reproduce), called by apps/ through dlopen.
+// Entry point of the LibTorch sub-commands (info, train, reproduce, eval), called by apps/ through dlopen.
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/heap_policy.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "eval_command.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -141,6 +142,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
               << ex::describe_torch() << "\n"
               << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
+  ex::add_eval_command(app);
 
   // dmlbench train --config FILE [--set key=value ...] --out DIR
   auto* train = app.add_subcommand("train", "train one run from a run config (experiments/configs/*.json)");

@@ -1,0 +1,82 @@
+// The full retrieval evaluation of Musgrave et al. 2020 ("A Metric Learning Reality Check", Sec 3.2) per label
+// level: Recall@K ([LCC] Sec 5, [XHN] Sec 6), precision@1, R-precision and MAP@R over exact nearest neighbours,
+// with k-means NMI (k = number of classes) and NMI+ (k = a multiple of it). Query blocks bound the memory.
+#pragma once
+
+#include "dmlbench/experiments/retrieval_metrics.hpp"  // Similarity
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// The ranking of a query's gallery: by distance (Euclidean: the squared distance; cosine: minus the cosine
+// similarity), as computed in float32 with the same operations as recall_at_k, and among exactly equal values by
+// gallery index, lower first. The query itself is excluded by its index, never by a distance. pytorch-metric-learning
+// has no rule: it takes torch.topk / faiss's order of tied items, and its tie test (test_tied_distances) only checks
+// that a co-located item of another label, not the query, is what remains after dropping the query. This rule gives
+// the same answer there.
+extern const char* const kRetrievalTieRule;
+
+// A query with no other item of its label in the gallery: a miss in Recall@K, left out of precision@1,
+// R-precision and MAP@R (as pytorch-metric-learning leaves out its "lone" queries), counted in
+// queries_without_positive. A level where every query is such: an error.
+extern const char* const kQueriesWithoutPositiveRule;
+
+struct LabelLevel {
+  std::string name;
+  std::vector<std::int64_t> labels;  // one per row; any integer values, compared for equality
+};
+
+struct RetrievalOptions {
+  std::vector<int> ks = {1, 2, 4, 8};
+  Similarity similarity = Similarity::cosine;
+  bool clustering = true;     // NMI and NMI+ (self-retrieval only); k-means runs on the L2-normalised embeddings
+                              // for cosine, on the raw ones for Euclidean
+  int nmi_plus_factor = 10;   // NMI+ clusters into factor x classes (0: no NMI+); must not exceed the rows
+  std::uint64_t kmeans_seed = 0;
+  std::int64_t block = 0;     // query rows per block of distances; 0: as many as fit in 64 MiB (at most 1024)
+};
+
+struct LevelReport {
+  std::string level;
+  std::vector<int> ks;
+  std::vector<double> recall_at_k;  // over all queries
+  double precision_at_1 = 0, r_precision = 0, map_at_r = 0;  // over the queries with a positive
+  std::optional<double> nmi, nmi_plus;
+  int nmi_k = 0, nmi_plus_k = 0;
+  std::int64_t queries = 0, queries_without_positive = 0;
+};
+
+struct RetrievalReport {
+  Similarity similarity = Similarity::cosine;
+  bool separate_gallery = false;  // query/gallery sets (In-shop) rather than each item against all others
+  std::int64_t queries = 0, gallery = 0, dims = 0;
+  std::vector<LevelReport> levels;
+};
+
+// {metric, gallery_is_queries, queries, gallery, dims, levels: {<name>: {recall_at_k: {"1": ...}, precision_at_1,
+// r_precision, map_at_r, nmi, nmi_k, nmi_plus, nmi_plus_k, queries, queries_without_positive}}}; nmi and its k are
+// null where not computed. The rules above belong in the config that goes with it (dmlbench eval writes them).
+void to_json(nlohmann::ordered_json& j, const LevelReport& r);
+void to_json(nlohmann::ordered_json& j, const RetrievalReport& r);
+
+// Each of the N rows against the other N - 1 (the query excluded). embeddings: N x d, finite, any device and
+// floating type (computed in float32). Throws std::invalid_argument for NaN/inf embeddings, a level whose label
+// count is not N, an empty or duplicate level name, K outside [1, N-1] or repeated, NMI+ asking for more clusters
+// than rows, or squared distances that overflow float32.
+RetrievalReport retrieval_report(const torch::Tensor& embeddings, const std::vector<LabelLevel>& levels,
+                                 const RetrievalOptions& options = {});
+
+// Queries against a separate gallery (In-shop): nothing excluded, no clustering. The levels are matched by name;
+// K must lie in [1, gallery size]. Throws also for a dimension mismatch or a query level the gallery lacks.
+RetrievalReport retrieval_report(const torch::Tensor& queries, const std::vector<LabelLevel>& query_levels,
+                                 const torch::Tensor& gallery, const std::vector<LabelLevel>& gallery_levels,
+                                 const RetrievalOptions& options = {});
+
+}  // namespace dmlbench::experiments

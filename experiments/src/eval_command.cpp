@@ -1,0 +1,151 @@
+#include "eval_command.hpp"
+
+#include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/device.hpp"
+#include "dmlbench/experiments/embedding_file.hpp"
+#include "dmlbench/experiments/retrieval_evaluation.hpp"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+struct EvalRequest {
+  std::string embeddings, labels, query_embeddings, query_labels, out, metric = "cosine", device = "auto";
+  std::vector<std::string> levels;
+  std::vector<int> ks = {1, 2, 4, 8};
+  int nmi_plus_factor = 10;
+  std::uint64_t kmeans_seed = 0;
+  bool no_nmi = false;
+};
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// The requested levels of a label file whose rows must match an embedding file's.
+std::vector<LabelLevel> load_levels(const std::string& labels_path, const std::string& embeddings_path,
+                                    std::int64_t rows, const std::vector<std::string>& wanted) {
+  const auto table = read_label_file(labels_path);
+  if (std::int64_t(table.rows()) != rows)
+    throw std::invalid_argument(labels_path + " has " + std::to_string(table.rows()) + " rows of labels for the " +
+                                std::to_string(rows) + " embeddings of " + embeddings_path);
+  std::vector<LabelLevel> out;
+  const auto names = wanted.empty() ? table.level_names : wanted;
+  for (const auto& name : names) {
+    const auto it = std::find(table.level_names.begin(), table.level_names.end(), name);
+    if (it == table.level_names.end())
+      throw std::invalid_argument("--level " + name + ": " + labels_path + " has the levels " + join(table.level_names));
+    out.push_back({name, table.labels[std::size_t(it - table.level_names.begin())]});
+  }
+  return out;
+}
+
+torch::Tensor to_tensor(EmbeddingMatrix& m, const std::string& device) {
+  return torch::from_blob(m.values.data(), {m.rows, m.cols}, torch::kFloat32).to(torch::Device(device));
+}
+
+void run_eval(const EvalRequest& q) {
+  if (q.metric != "cosine" && q.metric != "euclidean")
+    throw std::invalid_argument("--metric must be cosine or euclidean, got '" + q.metric + "'");
+  if (q.query_embeddings.empty() != q.query_labels.empty())
+    throw std::invalid_argument("--query-embeddings and --query-labels go together");
+  const auto device = resolve_device(q.device);
+  RetrievalOptions o;
+  o.ks = q.ks;
+  o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;
+  o.nmi_plus_factor = q.nmi_plus_factor;
+  o.kmeans_seed = q.kmeans_seed;
+  o.clustering = !q.no_nmi;
+  if (q.nmi_plus_factor < 0) throw std::invalid_argument("--nmi-plus-factor must be >= 0 (0: no NMI+)");
+  // read and check every input before any work, and write nothing until everything succeeded
+  auto gallery = read_embedding_file(q.embeddings);
+  const auto gallery_levels = load_levels(q.labels, q.embeddings, gallery.rows, q.levels);
+  const bool separate = !q.query_embeddings.empty();
+  EmbeddingMatrix queries;
+  std::vector<LabelLevel> query_levels;
+  if (separate) {
+    queries = read_embedding_file(q.query_embeddings);
+    if (queries.cols != gallery.cols)
+      throw std::invalid_argument(q.query_embeddings + " has " + std::to_string(queries.cols) + " dimensions, " +
+                                  q.embeddings + " " + std::to_string(gallery.cols));
+    std::vector<std::string> names;
+    for (const auto& l : gallery_levels) names.push_back(l.name);
+    query_levels = load_levels(q.query_labels, q.query_embeddings, queries.rows, names);
+  }
+  const auto report = separate ? retrieval_report(to_tensor(queries, device), query_levels, to_tensor(gallery, device),
+                                                  gallery_levels, o)
+                               : retrieval_report(to_tensor(gallery, device), gallery_levels, o);
+  std::vector<std::string> level_names;
+  for (const auto& l : gallery_levels) level_names.push_back(l.name);
+  json config = {{"command", "eval"},
+                 {"embeddings", q.embeddings},
+                 {"labels", q.labels},
+                 {"query_embeddings", separate ? json(q.query_embeddings) : json(nullptr)},
+                 {"query_labels", separate ? json(q.query_labels) : json(nullptr)},
+                 {"levels", level_names},
+                 {"k", q.ks},
+                 {"metric", q.metric},
+                 {"nmi", !separate && !q.no_nmi},
+                 {"nmi_plus_factor", q.nmi_plus_factor},
+                 {"kmeans_seed", q.kmeans_seed},
+                 {"device", device},
+                 {"tie_rule", kRetrievalTieRule},
+                 {"queries_without_positive_rule", kQueriesWithoutPositiveRule}};
+  const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}};
+  if (q.out.empty()) {
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  write_file_atomically(q.out, out.dump(2) + "\n");
+  for (const auto& l : report.levels) {
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(4) << "level " << l.level << ":";
+    for (std::size_t i = 0; i < l.ks.size(); ++i) line << " R@" << l.ks[i] << " " << l.recall_at_k[i];
+    line << " P@1 " << l.precision_at_1 << " R-prec " << l.r_precision << " MAP@R " << l.map_at_r;
+    if (l.nmi) line << " NMI " << *l.nmi;
+    if (l.nmi_plus) line << " NMI+(k=" << l.nmi_plus_k << ") " << *l.nmi_plus;
+    line << " (" << l.queries << " queries, " << l.queries_without_positive << " without a positive)";
+    std::cout << line.str() << "\n";
+  }
+  std::cout << "wrote " << q.out << "\n";
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app) {
+  auto q = std::make_shared<EvalRequest>();
+  auto* sub = app.add_subcommand(
+      "eval", "Recall@K, precision@1, R-precision, MAP@R and NMI of embeddings made elsewhere (CSV, .npy, idx)");
+  sub->add_option("--embeddings", q->embeddings, "N x d embeddings (the gallery when --query-embeddings is given)")
+      ->required();
+  sub->add_option("--labels", q->labels, "their labels: one integer per line, CSV with a header naming the levels, "
+                                         ".npy int32/int64 or idx")
+      ->required();
+  sub->add_option("--level", q->levels, "label levels to evaluate (default: all of the label file)");
+  sub->add_option("--k", q->ks, "K of Recall@K")->capture_default_str();
+  sub->add_option("--metric", q->metric, "cosine | euclidean")->capture_default_str();
+  sub->add_option("--nmi-plus-factor", q->nmi_plus_factor, "NMI+ clusters into this many x the classes (0: none)")
+      ->capture_default_str();
+  sub->add_option("--kmeans-seed", q->kmeans_seed, "seed of the k-means++ seeding")->capture_default_str();
+  sub->add_flag("--no-nmi", q->no_nmi, "skip the k-means NMI and NMI+");
+  sub->add_option("--query-embeddings", q->query_embeddings, "separate queries (In-shop): no NMI, nothing excluded");
+  sub->add_option("--query-labels", q->query_labels, "labels of --query-embeddings, with the same levels");
+  sub->add_option("--device", q->device, "auto | cpu | cuda")->capture_default_str();
+  sub->add_option("--out", q->out, "write the JSON report here (default: print it)");
+  sub->callback([q] { run_eval(*q); });
+}
+
+}  // namespace dmlbench::experiments

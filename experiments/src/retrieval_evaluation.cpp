@@ -1,0 +1,303 @@
+#include "dmlbench/experiments/retrieval_evaluation.hpp"
+
+#include "dmlbench/experiments/nmi.hpp"
+
+#include <ATen/Parallel.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace dmlbench::experiments {
+
+const char* const kRetrievalTieRule =
+    "neighbours ranked by float32 distance (Euclidean: squared distance; cosine: minus the cosine similarity), "
+    "exactly equal distances by gallery index, lower first; the query excluded by index";
+const char* const kQueriesWithoutPositiveRule =
+    "a query with no other item of its label: a miss in Recall@K, left out of precision@1, R-precision and MAP@R, "
+    "counted in queries_without_positive";
+
+namespace {
+
+using Levels = std::vector<LabelLevel>;
+
+// A float's bits as an unsigned integer in the float's order (-0 and +0 made equal); NaN never reaches here.
+std::uint32_t ordered_bits(float f) {
+  if (f == 0.0f) f = 0.0f;
+  std::uint32_t u;
+  std::memcpy(&u, &f, sizeof u);
+  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+}
+
+void check_embeddings(const torch::Tensor& x, const std::string& what) {
+  if (x.dim() != 2 || x.size(0) < 1 || x.size(1) < 1)
+    throw std::invalid_argument(what + " must be a non-empty rows x dims matrix");
+  if (!torch::isfinite(x).all().item<bool>()) throw std::invalid_argument(what + " contain NaN or infinite values");
+}
+
+void check_levels(const Levels& levels, std::int64_t rows, const std::string& what) {
+  if (levels.empty()) throw std::invalid_argument(what + ": no label level");
+  std::set<std::string> names;
+  for (const auto& l : levels) {
+    if (l.name.empty()) throw std::invalid_argument(what + ": a label level without a name");
+    if (!names.insert(l.name).second) throw std::invalid_argument(what + ": label level \"" + l.name + "\" twice");
+    if (std::int64_t(l.labels.size()) != rows)
+      throw std::invalid_argument(what + ": level \"" + l.name + "\" has " + std::to_string(l.labels.size()) +
+                                  " labels for " + std::to_string(rows) + " embeddings");
+  }
+}
+
+void check_ks(const std::vector<int>& ks, std::int64_t max_k, const std::string& why) {
+  if (ks.empty()) throw std::invalid_argument("no K for Recall@K");
+  std::set<int> seen;
+  for (int k : ks) {
+    if (k < 1 || k > max_k)
+      throw std::invalid_argument("K = " + std::to_string(k) + " must lie in [1, " + std::to_string(max_k) + "] " + why);
+    if (!seen.insert(k).second) throw std::invalid_argument("K = " + std::to_string(k) + " given twice");
+  }
+}
+
+// float32, L2-normalised for cosine: the same tensors recall_at_k compares. A zero row (or one whose norm
+// overflows) has no direction, and normalize would make it a zero vector: an error.
+torch::Tensor prepared(const torch::Tensor& x, Similarity s, const std::string& what) {
+  if (s == Similarity::euclidean) return x.to(torch::kFloat32);
+  auto n = torch::nn::functional::normalize(x.to(torch::kFloat32), torch::nn::functional::NormalizeFuncOptions().dim(1));
+  const auto zero = n.eq(0).all(1).nonzero();
+  if (zero.size(0) > 0)
+    throw std::invalid_argument(what + ": row " + std::to_string(zero[0][0].item<std::int64_t>()) +
+                                " has no direction (L2 norm 0 in float32), so no cosine similarity");
+  return n;
+}
+
+// What one query contributes at one level.
+struct QueryScore {
+  std::int64_t first_hit = 0;  // 1-based rank of the first same-label neighbour among those ranked, 0: none
+  std::int64_t positives = 0;  // R
+  double r_precision = 0, average_precision_at_r = 0;
+};
+
+// Ranks every query's gallery (kRetrievalTieRule) block by block and scores each level. query_levels[l] and
+// gallery_levels[l] describe the same level.
+std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg, bool exclude_self,
+                               const Levels& query_levels, const Levels& gallery_levels, const RetrievalOptions& o) {
+  torch::NoGradGuard no_grad;
+  const std::int64_t Q = xq.size(0), G = xg.size(0), ranked_max = G - (exclude_self ? 1 : 0);
+  const std::size_t L = query_levels.size();
+  const int kmax = *std::max_element(o.ks.begin(), o.ks.end());
+  // R per query and level, and how many neighbours each query needs ranked
+  std::vector<std::vector<std::int64_t>> positives(L, std::vector<std::int64_t>(std::size_t(Q)));
+  std::vector<std::int64_t> needed(std::size_t(Q), kmax);
+  for (std::size_t l = 0; l < L; ++l) {
+    std::unordered_map<std::int64_t, std::int64_t> count;
+    for (auto y : gallery_levels[l].labels) ++count[y];
+    for (std::int64_t q = 0; q < Q; ++q) {
+      const auto y = query_levels[l].labels[std::size_t(q)];
+      const auto it = count.find(y);
+      const std::int64_t r = (it == count.end() ? 0 : it->second) - (exclude_self ? 1 : 0);
+      positives[l][std::size_t(q)] = r;
+      needed[std::size_t(q)] = std::max(needed[std::size_t(q)], r);
+    }
+  }
+  std::vector<std::vector<QueryScore>> scores(L, std::vector<QueryScore>(std::size_t(Q)));
+  const std::int64_t block =
+      o.block > 0 ? o.block : std::max<std::int64_t>(1, std::min<std::int64_t>(1024, (std::int64_t(64) << 20) / 4 / G));
+  std::atomic<bool> not_finite{false};
+  for (std::int64_t s = 0; s < Q; s += block) {
+    const auto e = std::min(Q, s + block);
+    // the same float operations as recall_at_k: cosine similarity by matmul, squared distance by cdist then pow
+    auto tile = o.similarity == Similarity::cosine ? xq.slice(0, s, e).matmul(xg.t())
+                                                   : torch::cdist(xq.slice(0, s, e), xg).pow(2);
+    tile = tile.to(torch::kCPU).contiguous();
+    const float* t = tile.data_ptr<float>();
+    at::parallel_for(0, e - s, 1, [&](std::int64_t begin, std::int64_t end) {
+      std::vector<std::uint64_t> order;  // (ordered distance bits << 32) | gallery index: one integer order
+      order.reserve(std::size_t(G));
+      for (std::int64_t r = begin; r < end; ++r) {
+        const std::int64_t q = s + r;
+        const float* row = t + r * G;
+        order.clear();
+        for (std::int64_t j = 0; j < G; ++j) {
+          if (exclude_self && j == q) continue;
+          const float d = o.similarity == Similarity::cosine ? -row[j] : row[j];
+          if (!std::isfinite(d)) not_finite = true;  // finite embeddings: an overflow of the squared distance
+          order.push_back(std::uint64_t(ordered_bits(d)) << 32 | std::uint64_t(j));
+        }
+        const auto m = std::size_t(std::min(needed[std::size_t(q)], ranked_max));
+        if (m < order.size()) std::nth_element(order.begin(), order.begin() + std::ptrdiff_t(m), order.end());
+        std::sort(order.begin(), order.begin() + std::ptrdiff_t(m));
+        for (std::size_t l = 0; l < L; ++l) {
+          const auto y = query_levels[l].labels[std::size_t(q)];
+          const auto& gy = gallery_levels[l].labels;
+          auto& sc = scores[l][std::size_t(q)];
+          sc.positives = positives[l][std::size_t(q)];
+          const auto R = std::size_t(std::max<std::int64_t>(sc.positives, 0));
+          std::int64_t hits = 0, hits_in_r = 0;
+          const std::size_t upto = std::min(m, std::max(R, std::size_t(kmax)));
+          for (std::size_t i = 0; i < upto; ++i) {
+            if (gy[order[i] & 0xffffffffu] != y) continue;
+            ++hits;
+            if (sc.first_hit == 0) sc.first_hit = std::int64_t(i) + 1;
+            if (i < R) {
+              hits_in_r = hits;
+              sc.average_precision_at_r += double(hits) / double(i + 1);  // P(i) at each relevant rank i <= R
+            }
+          }
+          if (R > 0) {
+            sc.r_precision = double(hits_in_r) / double(R);
+            sc.average_precision_at_r /= double(R);
+          }
+        }
+      }
+    });
+    if (not_finite)
+      throw std::invalid_argument("squared distances overflow float32; scale the embeddings down");
+  }
+  // sums in query order, so the result does not depend on the thread count
+  std::vector<LevelReport> out(L);
+  for (std::size_t l = 0; l < L; ++l) {
+    auto& rep = out[l];
+    rep.level = query_levels[l].name;
+    rep.ks = o.ks;
+    rep.queries = Q;
+    std::vector<std::int64_t> recall_hits(o.ks.size(), 0);
+    std::int64_t with_positive = 0, p1 = 0;
+    double rp = 0, map = 0;
+    for (const auto& sc : scores[l]) {
+      for (std::size_t i = 0; i < o.ks.size(); ++i) recall_hits[i] += sc.first_hit >= 1 && sc.first_hit <= o.ks[i];
+      if (sc.positives <= 0) continue;
+      ++with_positive;
+      p1 += sc.first_hit == 1;
+      rp += sc.r_precision;
+      map += sc.average_precision_at_r;
+    }
+    if (with_positive == 0)
+      throw std::invalid_argument("level \"" + rep.level + "\": no query has another item of its label in the gallery " +
+                                  "(precision@1, R-precision and MAP@R are undefined)");
+    for (auto h : recall_hits) rep.recall_at_k.push_back(double(h) / double(Q));
+    rep.queries_without_positive = Q - with_positive;
+    rep.precision_at_1 = double(p1) / double(with_positive);
+    rep.r_precision = rp / double(with_positive);
+    rep.map_at_r = map / double(with_positive);
+  }
+  return out;
+}
+
+// NMI of k-means(k) for every level (k = classes) and NMI+ (k = factor x classes); one clustering per distinct k.
+void add_clustering(const torch::Tensor& x, const Levels& levels, const RetrievalOptions& o,
+                    std::vector<LevelReport>& reports) {
+  std::map<int, std::vector<int>> clusterings;
+  auto clusters = [&](int k) -> const std::vector<int>& {
+    auto it = clusterings.find(k);
+    if (it == clusterings.end()) it = clusterings.emplace(k, kmeans(x, k, o.kmeans_seed)).first;
+    return it->second;
+  };
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    std::map<std::int64_t, int> dense;
+    std::vector<int> y;
+    for (auto v : levels[l].labels) y.push_back(dense.emplace(v, int(dense.size())).first->second);
+    const int classes = int(dense.size());
+    auto& rep = reports[l];
+    rep.nmi_k = classes;
+    rep.nmi = normalized_mutual_information(clusters(classes), y);
+    if (o.nmi_plus_factor > 0) {
+      rep.nmi_plus_k = o.nmi_plus_factor * classes;
+      if (rep.nmi_plus_k > x.size(0))
+        throw std::invalid_argument("level \"" + levels[l].name + "\": NMI+ needs k = " +
+                                    std::to_string(o.nmi_plus_factor) + " x " + std::to_string(classes) +
+                                    " classes = " + std::to_string(rep.nmi_plus_k) + " clusters of " +
+                                    std::to_string(x.size(0)) + " embeddings (lower the NMI+ factor; 0: no NMI+)");
+      rep.nmi_plus = normalized_mutual_information(clusters(rep.nmi_plus_k), y);
+    }
+  }
+}
+
+void check_options(const RetrievalOptions& o, std::int64_t gallery) {
+  if (o.block < 0) throw std::invalid_argument("block must be >= 0 (0: automatic)");
+  if (o.nmi_plus_factor < 0) throw std::invalid_argument("the NMI+ factor must be >= 0 (0: no NMI+)");
+  if (gallery >= (std::int64_t(1) << 32)) throw std::invalid_argument("a gallery of 2^32 items or more");
+}
+
+}  // namespace
+
+RetrievalReport retrieval_report(const torch::Tensor& embeddings, const Levels& levels, const RetrievalOptions& o) {
+  check_embeddings(embeddings, "embeddings");
+  const auto N = embeddings.size(0);
+  check_levels(levels, N, "labels");
+  check_ks(o.ks, N - 1, "(N - 1 = " + std::to_string(N - 1) + ": the query is not its own neighbour)");
+  check_options(o, N);
+  const auto x = prepared(embeddings, o.similarity, "embeddings");
+  RetrievalReport r;
+  r.similarity = o.similarity;
+  r.queries = r.gallery = N;
+  r.dims = embeddings.size(1);
+  r.levels = score(x, x, true, levels, levels, o);
+  if (o.clustering) add_clustering(x, levels, o, r.levels);
+  return r;
+}
+
+RetrievalReport retrieval_report(const torch::Tensor& queries, const Levels& query_levels, const torch::Tensor& gallery,
+                                 const Levels& gallery_levels, const RetrievalOptions& o) {
+  check_embeddings(queries, "query embeddings");
+  check_embeddings(gallery, "gallery embeddings");
+  if (queries.size(1) != gallery.size(1))
+    throw std::invalid_argument("query embeddings have " + std::to_string(queries.size(1)) +
+                                " dimensions, gallery embeddings " + std::to_string(gallery.size(1)));
+  check_levels(query_levels, queries.size(0), "query labels");
+  check_levels(gallery_levels, gallery.size(0), "gallery labels");
+  Levels matched;
+  for (const auto& ql : query_levels) {
+    const auto it = std::find_if(gallery_levels.begin(), gallery_levels.end(),
+                                 [&](const LabelLevel& g) { return g.name == ql.name; });
+    if (it == gallery_levels.end())
+      throw std::invalid_argument("the gallery labels have no level \"" + ql.name + "\" (the query labels have)");
+    matched.push_back(*it);
+  }
+  check_ks(o.ks, gallery.size(0), "(the gallery size)");
+  check_options(o, gallery.size(0));
+  RetrievalReport r;
+  r.similarity = o.similarity;
+  r.separate_gallery = true;
+  r.queries = queries.size(0);
+  r.gallery = gallery.size(0);
+  r.dims = queries.size(1);
+  r.levels = score(prepared(queries, o.similarity, "query embeddings"),
+                   prepared(gallery, o.similarity, "gallery embeddings").to(queries.device()), false,
+                   query_levels, matched, o);
+  return r;
+}
+
+void to_json(nlohmann::ordered_json& j, const LevelReport& r) {
+  using json = nlohmann::ordered_json;
+  json recall = json::object();
+  for (std::size_t i = 0; i < r.ks.size(); ++i) recall[std::to_string(r.ks[i])] = r.recall_at_k[i];
+  auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
+  j = json{{"recall_at_k", recall},
+           {"precision_at_1", r.precision_at_1},
+           {"r_precision", r.r_precision},
+           {"map_at_r", r.map_at_r},
+           {"nmi", optional(r.nmi)},
+           {"nmi_k", r.nmi ? json(r.nmi_k) : json(nullptr)},
+           {"nmi_plus", optional(r.nmi_plus)},
+           {"nmi_plus_k", r.nmi_plus ? json(r.nmi_plus_k) : json(nullptr)},
+           {"queries", r.queries},
+           {"queries_without_positive", r.queries_without_positive}};
+}
+
+void to_json(nlohmann::ordered_json& j, const RetrievalReport& r) {
+  using json = nlohmann::ordered_json;
+  json levels = json::object();
+  for (const auto& l : r.levels) levels[l.level] = l;
+  j = json{{"metric", r.similarity == Similarity::cosine ? "cosine" : "euclidean"},
+           {"gallery_is_queries", !r.separate_gallery},
+           {"queries", r.queries},
+           {"gallery", r.gallery},
+           {"dims", r.dims},
+           {"levels", levels}};
+}
+
+}  // namespace dmlbench::experiments
