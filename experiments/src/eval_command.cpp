@@ -114,7 +114,13 @@ void run_eval(const EvalRequest& q) {
     std::ostringstream line;
     line << std::fixed << std::setprecision(4) << "level " << l.level << ":";
     for (std::size_t i = 0; i < l.ks.size(); ++i) line << " R@" << l.ks[i] << " " << l.recall_at_k[i];
-    line << " P@1 " << l.precision_at_1 << " R-prec " << l.r_precision << " MAP@R " << l.map_at_r;
+    auto value = [&line](const char* name, const std::optional<double>& v) {
+      line << " " << name << " ";
+      if (v) line << *v; else line << "n/a";
+    };
+    value("P@1", l.precision_at_1);
+    value("R-prec", l.r_precision);
+    value("MAP@R", l.map_at_r);
     if (l.nmi) line << " NMI " << *l.nmi;
     if (l.nmi_plus) line << " NMI+(k=" << l.nmi_plus_k << ") " << *l.nmi_plus;
     line << " (" << l.queries << " queries, " << l.queries_without_positive << " without a positive)";

@@ -20,7 +20,7 @@ const char* const kRetrievalTieRule =
     "exactly equal distances by gallery index, lower first; the query excluded by index";
 const char* const kQueriesWithoutPositiveRule =
     "a query with no other item of its label: a miss in Recall@K, left out of precision@1, R-precision and MAP@R, "
-    "counted in queries_without_positive";
+    "counted in queries_without_positive; those three are null where no query has a positive";
 
 namespace {
 
@@ -82,9 +82,11 @@ struct QueryScore {
 };
 
 // Ranks every query's gallery (kRetrievalTieRule) block by block and scores each level. query_levels[l] and
-// gallery_levels[l] describe the same level.
+// gallery_levels[l] describe the same level. ties_at_k[i]: the queries whose K-th and (K+1)-th nearest tie (K =
+// o.ks[i]).
 std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg, bool exclude_self,
-                               const Levels& query_levels, const Levels& gallery_levels, const RetrievalOptions& o) {
+                               const Levels& query_levels, const Levels& gallery_levels, const RetrievalOptions& o,
+                               std::vector<std::int64_t>& ties_at_k) {
   torch::NoGradGuard no_grad;
   const std::int64_t Q = xq.size(0), G = xg.size(0), ranked_max = G - (exclude_self ? 1 : 0);
   const std::size_t L = query_levels.size();
@@ -104,6 +106,7 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
     }
   }
   std::vector<std::vector<QueryScore>> scores(L, std::vector<QueryScore>(std::size_t(Q)));
+  std::vector<char> boundary_tie(std::size_t(Q) * o.ks.size(), 0);  // [query][K]
   const std::int64_t block =
       o.block > 0 ? o.block : std::max<std::int64_t>(1, std::min<std::int64_t>(1024, (std::int64_t(64) << 20) / 4 / G));
   std::atomic<bool> not_finite{false};
@@ -130,6 +133,11 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
         const auto m = std::size_t(std::min(needed[std::size_t(q)], ranked_max));
         if (m < order.size()) std::nth_element(order.begin(), order.begin() + std::ptrdiff_t(m), order.end());
         std::sort(order.begin(), order.begin() + std::ptrdiff_t(m));
+        // order[m] is the (m+1)-th nearest after nth_element, so the (K+1)-th is known for every K <= m
+        for (std::size_t i = 0; i < o.ks.size(); ++i) {
+          const auto k = std::size_t(o.ks[i]);
+          if (k < order.size()) boundary_tie[std::size_t(q) * o.ks.size() + i] = (order[k - 1] >> 32) == (order[k] >> 32);
+        }
         for (std::size_t l = 0; l < L; ++l) {
           const auto y = query_levels[l].labels[std::size_t(q)];
           const auto& gy = gallery_levels[l].labels;
@@ -157,6 +165,8 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
     if (not_finite)
       throw std::invalid_argument("squared distances overflow float32; scale the embeddings down");
   }
+  ties_at_k.assign(o.ks.size(), 0);
+  for (std::size_t i = 0; i < boundary_tie.size(); ++i) ties_at_k[i % o.ks.size()] += boundary_tie[i];
   // sums in query order, so the result does not depend on the thread count
   std::vector<LevelReport> out(L);
   for (std::size_t l = 0; l < L; ++l) {
@@ -175,11 +185,9 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
       rp += sc.r_precision;
       map += sc.average_precision_at_r;
     }
-    if (with_positive == 0)
-      throw std::invalid_argument("level \"" + rep.level + "\": no query has another item of its label in the gallery " +
-                                  "(precision@1, R-precision and MAP@R are undefined)");
     for (auto h : recall_hits) rep.recall_at_k.push_back(double(h) / double(Q));
     rep.queries_without_positive = Q - with_positive;
+    if (with_positive == 0) continue;  // precision@1, R-precision and MAP@R undefined
     rep.precision_at_1 = double(p1) / double(with_positive);
     rep.r_precision = rp / double(with_positive);
     rep.map_at_r = map / double(with_positive);
@@ -197,9 +205,14 @@ void add_clustering(const torch::Tensor& x, const Levels& levels, const Retrieva
     return it->second;
   };
   for (std::size_t l = 0; l < levels.size(); ++l) {
+    // dense ids in the labels' numeric order: labels 0..C-1 keep their values, so NMI sums its terms in the order
+    // nmi_of_kmeans does (the trainer's), and any int64 labels fit the int ids
     std::map<std::int64_t, int> dense;
+    for (auto v : levels[l].labels) dense.emplace(v, 0);
+    int id = 0;
+    for (auto& kv : dense) kv.second = id++;
     std::vector<int> y;
-    for (auto v : levels[l].labels) y.push_back(dense.emplace(v, int(dense.size())).first->second);
+    for (auto v : levels[l].labels) y.push_back(dense.at(v));
     const int classes = int(dense.size());
     auto& rep = reports[l];
     rep.nmi_k = classes;
@@ -235,7 +248,8 @@ RetrievalReport retrieval_report(const torch::Tensor& embeddings, const Levels& 
   r.similarity = o.similarity;
   r.queries = r.gallery = N;
   r.dims = embeddings.size(1);
-  r.levels = score(x, x, true, levels, levels, o);
+  r.ks = o.ks;
+  r.levels = score(x, x, true, levels, levels, o, r.recall_ties_at_k);
   if (o.clustering) add_clustering(x, levels, o, r.levels);
   return r;
 }
@@ -265,9 +279,10 @@ RetrievalReport retrieval_report(const torch::Tensor& queries, const Levels& que
   r.queries = queries.size(0);
   r.gallery = gallery.size(0);
   r.dims = queries.size(1);
+  r.ks = o.ks;
   r.levels = score(prepared(queries, o.similarity, "query embeddings"),
                    prepared(gallery, o.similarity, "gallery embeddings").to(queries.device()), false,
-                   query_levels, matched, o);
+                   query_levels, matched, o, r.recall_ties_at_k);
   return r;
 }
 
@@ -277,9 +292,9 @@ void to_json(nlohmann::ordered_json& j, const LevelReport& r) {
   for (std::size_t i = 0; i < r.ks.size(); ++i) recall[std::to_string(r.ks[i])] = r.recall_at_k[i];
   auto optional = [](const std::optional<double>& v) { return v ? json(*v) : json(nullptr); };
   j = json{{"recall_at_k", recall},
-           {"precision_at_1", r.precision_at_1},
-           {"r_precision", r.r_precision},
-           {"map_at_r", r.map_at_r},
+           {"precision_at_1", optional(r.precision_at_1)},
+           {"r_precision", optional(r.r_precision)},
+           {"map_at_r", optional(r.map_at_r)},
            {"nmi", optional(r.nmi)},
            {"nmi_k", r.nmi ? json(r.nmi_k) : json(nullptr)},
            {"nmi_plus", optional(r.nmi_plus)},
@@ -292,11 +307,14 @@ void to_json(nlohmann::ordered_json& j, const RetrievalReport& r) {
   using json = nlohmann::ordered_json;
   json levels = json::object();
   for (const auto& l : r.levels) levels[l.level] = l;
+  json ties = json::object();
+  for (std::size_t i = 0; i < r.ks.size(); ++i) ties[std::to_string(r.ks[i])] = r.recall_ties_at_k[i];
   j = json{{"metric", r.similarity == Similarity::cosine ? "cosine" : "euclidean"},
            {"gallery_is_queries", !r.separate_gallery},
            {"queries", r.queries},
            {"gallery", r.gallery},
            {"dims", r.dims},
+           {"recall_ties_at_k", ties},
            {"levels", levels}};
 }
 

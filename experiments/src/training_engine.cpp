@@ -7,6 +7,7 @@
 #include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/metric_losses.hpp"
 #include "dmlbench/experiments/npy_file.hpp"
+#include "dmlbench/experiments/retrieval_evaluation.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 
@@ -102,20 +103,34 @@ std::vector<std::string> levels_of(const RunConfig& c, const LabeledSplit& s) {
   return c.eval.levels;
 }
 
-// Recall@K (and, at the end of the run, k-means NMI / NMI+) of one set at each configured level.
+// Recall@K, precision@1, R-precision and MAP@R and, at the end of the run, k-means NMI / NMI+ of one set at each
+// configured level. Recall@K and NMI keep the computation the regression gate pins (recall_at_k, whose ties follow
+// torch::topk's order, and nmi_of_kmeans on the embeddings as the model gives them); precision@1, R-precision and
+// MAP@R come from retrieval_report (ties by gallery index, kRetrievalTieRule), one ranking for every level.
 json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi) {
+  const auto levels = levels_of(c, s);
+  RetrievalOptions o;
+  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
+  o.clustering = false;
+  o.ks = {1};
+  std::vector<LabelLevel> label_levels;
+  for (const auto& level : levels) label_levels.push_back({level, s.labels[std::size_t(s.level_index(level))]});
+  const auto retrieval = s.size >= 2 ? retrieval_report(emb, label_levels, o).levels : std::vector<LevelReport>{};
+  std::vector<int> ks;
+  for (int k : c.eval.ks)
+    if (k < s.size) ks.push_back(k);
   json out = json::object();
-  const auto sim = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
-  for (const auto& level : levels_of(c, s)) {
-    const auto y = s.level_labels(level);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const auto y = s.level_labels(levels[l]);
     json r = json::object();
-    std::vector<int> ks;
-    for (int k : c.eval.ks)
-      if (k < s.size) ks.push_back(k);
-    const auto rec = ks.empty() ? std::vector<double>{} : recall_at_k(emb, y, ks, sim);
+    const auto rec = ks.empty() ? std::vector<double>{} : recall_at_k(emb, y, ks, o.similarity);
     json rk = json::object();
     for (std::size_t i = 0; i < ks.size(); ++i) rk[std::to_string(ks[i])] = rec[i];
     r["recall_at_k"] = rk;
+    if (!retrieval.empty()) {
+      const json lr = retrieval[l];
+      for (const char* key : {"precision_at_1", "r_precision", "map_at_r", "queries_without_positive"}) r[key] = lr[key];
+    }
     if (with_nmi) {
       const auto classes = std::get<0>(at::_unique(y)).size(0);
       r["classes"] = classes;
@@ -124,7 +139,7 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
       r["nmi_plus_k"] = kplus;
       r["nmi_plus"] = kplus <= s.size ? json(nmi_of_kmeans(emb, y, int(kplus), c.seed)) : json(nullptr);
     }
-    out[level] = r;
+    out[levels[l]] = r;
   }
   return out;
 }

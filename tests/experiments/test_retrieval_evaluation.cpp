@@ -34,6 +34,7 @@ struct Reference {
   std::vector<double> recall;
   double p1 = 0, r_precision = 0, map_at_r = 0;
   std::int64_t without_positive = 0;
+  std::vector<std::int64_t> ties_at_k;  // queries whose K-th and (K+1)-th nearest have equal keys
 };
 
 // Brute force over a full key matrix (smaller is nearer, exact values): every query's gallery sorted by
@@ -44,6 +45,7 @@ Reference brute_force(const std::vector<std::vector<double>>& key, const std::ve
                       MapDenominator denominator = MapDenominator::r) {
   Reference ref;
   ref.recall.assign(ks.size(), 0);
+  ref.ties_at_k.assign(ks.size(), 0);
   std::int64_t hits_k[16] = {};
   std::int64_t with_positive = 0, p1 = 0;
   double rp = 0, map = 0;
@@ -56,6 +58,10 @@ Reference brute_force(const std::vector<std::vector<double>>& key, const std::ve
     });
     std::vector<bool> rel;
     for (auto j : order) rel.push_back(gy[j] == qy[q]);
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      const auto k = std::size_t(ks[i]);
+      ref.ties_at_k[i] += k < order.size() && key[q][order[k - 1]] == key[q][order[k]];
+    }
     const auto R = std::size_t(std::count(rel.begin(), rel.end(), true));
     for (std::size_t i = 0; i < ks.size(); ++i)
       hits_k[i] += std::find(rel.begin(), rel.begin() + ks[i], true) != rel.begin() + ks[i];
@@ -177,6 +183,7 @@ TEST_CASE("retrieval report on seven points on a line: hand-computed Recall@K, P
   CHECK(l.map_at_r == 0.25);
   CHECK(l.queries == 7);
   CHECK(l.queries_without_positive == 1);
+  CHECK(r.recall_ties_at_k == std::vector<std::int64_t>{0, 0, 0});
   // the reference agrees; MAP@R variants with the wrong denominator (relevant items retrieved, or K) do not
   const auto key = squared_distances(pts, pts);
   check_equal(l, brute_force(key, y, y, true, {1, 2, 4}));
@@ -189,6 +196,7 @@ TEST_CASE("retrieval report on seven points on a line: hand-computed Recall@K, P
   CHECK(j["levels"]["class"]["map_at_r"] == 0.25);
   CHECK(j["levels"]["class"]["queries_without_positive"] == 1);
   CHECK(j["levels"]["class"]["nmi"].is_null());  // clustering off
+  CHECK(j["recall_ties_at_k"]["2"] == 0);
 }
 
 // Six co-located points, labels 0 1 1 0 1 0: every distance ties, so the ranking is the gallery index order.
@@ -211,6 +219,7 @@ TEST_CASE("tied distances are ranked by gallery index, lower first, for Euclidea
     CHECK(l.precision_at_1 == 2.0 / 6);
     CHECK(l.r_precision == 5.0 / 12);
     CHECK(l.map_at_r == 1.75 / 6);
+    CHECK(r.recall_ties_at_k == std::vector<std::int64_t>{6, 6, 6});  // every query's ranking is one tie
   }
   // pytorch-metric-learning's test_tied_distances: [10], [10], [20], [20] with labels 1 0 1 0; each query's
   // co-located item (other label) is its nearest, not the query itself: precision@1 = 0
@@ -279,8 +288,10 @@ TEST_CASE("brute-force reference on random integer embeddings with many ties: ex
       o.block = block;
       const auto r = retrieval_report(matrix(pts), {{"fine", fine}, {"coarse", coarse}}, o);
       INFO("trial " << trial << ", block " << block);
-      check_equal(r.levels[0], brute_force(key, fine, fine, true, ks));
+      const auto ref = brute_force(key, fine, fine, true, ks);
+      check_equal(r.levels[0], ref);
       check_equal(r.levels[1], brute_force(key, coarse, coarse, true, ks));
+      CHECK(r.recall_ties_at_k == ref.ties_at_k);
     }
     // separate queries and gallery (In-shop): nothing excluded
     const auto queries = cosine ? cosine_exact_points(rng, 25) : integer_points(rng, 25, 3);
@@ -302,12 +313,19 @@ TEST_CASE("queries whose class has no other member: misses in Recall@K, left out
   CHECK(r.levels[0].recall_at_k[0] == 0.5);
   CHECK(r.levels[0].precision_at_1 == 1.0);
   CHECK(r.levels[0].map_at_r == 1.0);
-  // every query alone: precision@1, R-precision and MAP@R are undefined, an error
-  CHECK_THROWS_WITH(retrieval_report(x, {{"class", {1, 2, 3, 4}}}, options({1}, Similarity::euclidean)),
-                    Contains("no query has another item of its label"));
+  // every query alone: Recall@K is 0, precision@1, R-precision and MAP@R are undefined (null in JSON, never NaN)
+  const auto alone = retrieval_report(x, {{"class", {1, 2, 3, 4}}}, options({1}, Similarity::euclidean));
+  CHECK(alone.levels[0].recall_at_k == std::vector<double>{0.0});
+  CHECK(alone.levels[0].queries_without_positive == 4);
+  CHECK_FALSE(alone.levels[0].precision_at_1.has_value());
+  CHECK_FALSE(alone.levels[0].r_precision.has_value());
+  CHECK_FALSE(alone.levels[0].map_at_r.has_value());
+  const nlohmann::ordered_json j = alone;
+  CHECK(j["levels"]["class"]["map_at_r"].is_null());
+  CHECK(j["levels"]["class"]["precision_at_1"].is_null());
 }
 
-TEST_CASE("NMI (k = classes) and NMI+ (k = factor x classes) lie in [0, 1]; separated clusters give NMI 1",
+TEST_CASE("NMI (k = classes) and NMI+ (k = factor x classes) lie in [0, 1], and separated clusters give NMI 1",
           "[experiments][metrics]") {
   torch::manual_seed(Catch::rngSeed());
   std::vector<std::int64_t> y;
@@ -361,4 +379,50 @@ TEST_CASE("retrieval report rejects bad input with one clear message", "[experim
   // cosine: a zero row has no direction
   CHECK_THROWS_WITH(retrieval_report(matrix({{1, 0}, {0, 0}, {0, 1}}), y3, options({1}, Similarity::cosine)),
                     Contains("row 1 has no direction"));
+}
+
+// Another tie rule can change a query's Recall@K only when its K-th and (K+1)-th nearest tie (the top-K set is
+// otherwise unique): recall_at_k, whose ties follow torch::topk's order, lies within recall_ties_at_k / N of the
+// report. Integer points in {-2..2}^2 tie often; the bound is tight enough to fail: on these points the two rules
+// differ somewhere (checked below), and a bound of 0 would not hold.
+TEST_CASE("Recall@K under another tie rule (recall_at_k) differs by at most the boundary ties over N",
+          "[experiments][metrics]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  const std::vector<int> ks = {1, 2, 4, 8};
+  double largest_difference = 0;
+  for (int trial = 0; trial < 6; ++trial) {
+    const int n = 200;
+    const auto pts = integer_points(rng, n, 2);
+    const auto y = random_labels(rng, n, 5);
+    const auto r = retrieval_report(matrix(pts), {{"class", y}}, options(ks, Similarity::euclidean));
+    const auto topk = recall_at_k(matrix(pts), torch::tensor(y), ks, Similarity::euclidean);
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      INFO("trial " << trial << ", K = " << ks[i]);
+      const double difference = std::abs(topk[i] - r.levels[0].recall_at_k[i]) * n;  // in queries
+      CHECK(difference <= double(r.recall_ties_at_k[i]) + 1e-9);  // 1e-9: the two fractions' rounding, << 1 query
+      largest_difference = std::max(largest_difference, difference);
+    }
+  }
+  // with 25 distinct points for 200 items nearly every ranking ties; the rules disagree somewhere in the 24 cases
+  CHECK(largest_difference >= 1.0 - 1e-9);
+}
+
+// k-means NMI of the report equals nmi_of_kmeans (the trainer's) on the same float32 rows and seed: the same
+// clustering, and labels renumbered in their numeric order (here 3, 8, 40 -> 0, 1, 2) sum NMI's terms in the same
+// order. Exact.
+TEST_CASE("the report's NMI and NMI+ equal nmi_of_kmeans on the same rows, seed and labels", "[experiments][metrics]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto x = torch::randn({150, 3});
+  std::mt19937_64 rng(Catch::rngSeed());
+  std::vector<std::int64_t> y;
+  for (auto v : random_labels(rng, 150, 3)) y.push_back(v == 0 ? 40 : v == 1 ? 3 : 8);
+  auto o = options({1}, Similarity::euclidean, true);
+  o.nmi_plus_factor = 5;
+  o.kmeans_seed = 11;
+  const auto r = retrieval_report(x, {{"class", y}}, o);
+  const auto yt = torch::tensor(y);
+  CHECK(*r.levels[0].nmi == nmi_of_kmeans(x, yt, 3, 11));
+  CHECK(*r.levels[0].nmi_plus == nmi_of_kmeans(x, yt, 15, 11));
+  // negative control: another seed changes NMI+ (15 clusters of 150 random points; k-means++ seeding differs)
+  CHECK(*r.levels[0].nmi_plus != nmi_of_kmeans(x, yt, 15, 12));
 }

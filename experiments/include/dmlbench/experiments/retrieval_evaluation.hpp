@@ -25,7 +25,7 @@ extern const char* const kRetrievalTieRule;
 
 // A query with no other item of its label in the gallery: a miss in Recall@K, left out of precision@1,
 // R-precision and MAP@R (as pytorch-metric-learning leaves out its "lone" queries), counted in
-// queries_without_positive. A level where every query is such: an error.
+// queries_without_positive. A level where every query is such has no precision@1, R-precision nor MAP@R (null).
 extern const char* const kQueriesWithoutPositiveRule;
 
 struct LabelLevel {
@@ -47,7 +47,7 @@ struct LevelReport {
   std::string level;
   std::vector<int> ks;
   std::vector<double> recall_at_k;  // over all queries
-  double precision_at_1 = 0, r_precision = 0, map_at_r = 0;  // over the queries with a positive
+  std::optional<double> precision_at_1, r_precision, map_at_r;  // over the queries with a positive; none: nullopt
   std::optional<double> nmi, nmi_plus;
   int nmi_k = 0, nmi_plus_k = 0;
   std::int64_t queries = 0, queries_without_positive = 0;
@@ -57,17 +57,24 @@ struct RetrievalReport {
   Similarity similarity = Similarity::cosine;
   bool separate_gallery = false;  // query/gallery sets (In-shop) rather than each item against all others
   std::int64_t queries = 0, gallery = 0, dims = 0;
+  // recall_ties_at_k[i]: the queries whose K-th and (K+1)-th nearest lie at the same distance (K = ks[i]), whose
+  // Recall@K at some level the tie rule may decide. Another rule (torch::topk's order, as recall_at_k) changes
+  // Recall@K by at most this many queries / queries.
+  std::vector<int> ks;
+  std::vector<std::int64_t> recall_ties_at_k;
   std::vector<LevelReport> levels;
 };
 
-// {metric, gallery_is_queries, queries, gallery, dims, levels: {<name>: {recall_at_k: {"1": ...}, precision_at_1,
-// r_precision, map_at_r, nmi, nmi_k, nmi_plus, nmi_plus_k, queries, queries_without_positive}}}; nmi and its k are
-// null where not computed. The rules above belong in the config that goes with it (dmlbench eval writes them).
+// {metric, gallery_is_queries, queries, gallery, dims, recall_ties_at_k: {"1": ...}, levels: {<name>: {recall_at_k: {"1": ...}, precision_at_1,
+// r_precision, map_at_r, nmi, nmi_k, nmi_plus, nmi_plus_k, queries, queries_without_positive}}}; a value is null
+// where it is undefined or not computed. The rules above belong in the config that goes with it (dmlbench eval writes them).
 void to_json(nlohmann::ordered_json& j, const LevelReport& r);
 void to_json(nlohmann::ordered_json& j, const RetrievalReport& r);
 
 // Each of the N rows against the other N - 1 (the query excluded). embeddings: N x d, finite, any device and
-// floating type (computed in float32). Throws std::invalid_argument for NaN/inf embeddings, a level whose label
+// floating type (computed in float32). NMI clusters with kmeans(x, k, kmeans_seed) and scores the labels in their
+// numeric order, so it equals nmi_of_kmeans on the same float32 rows (Euclidean: the embeddings as given).
+// Throws std::invalid_argument for NaN/inf embeddings, a level whose label
 // count is not N, an empty or duplicate level name, K outside [1, N-1] or repeated, NMI+ asking for more clusters
 // than rows, or squared distances that overflow float32.
 RetrievalReport retrieval_report(const torch::Tensor& embeddings, const std::vector<LabelLevel>& levels,
