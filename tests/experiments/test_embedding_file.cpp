@@ -1,6 +1,7 @@
 // Reading embeddings and labels made elsewhere (embedding_file.hpp): CSV, .npy and idx, and every malformed input
 // as one clear error naming the file.
 #include "dmlbench/experiments/embedding_file.hpp"
+#include "dmlbench/experiments/npy_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <zlib.h>
@@ -8,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 using namespace dmlbench::experiments;
 using Catch::Matchers::Contains;
@@ -180,4 +182,26 @@ TEST_CASE("malformed label files: one clear error naming the file and line", "[e
   CHECK_THROWS_WITH(bad("f.npy", npy("<f4", "(2,)", std::string(8, '\0'))), Contains("labels of type <f4 are not supported"));
   CHECK_THROWS_WITH(bad("3d.npy", npy("<i4", "(1, 1, 1)", std::string(4, '\0'))), Contains("labels of shape (1, 1, 1)"));
   CHECK_THROWS_WITH(bad("2d.idx", idx(0x08, {1, 1}, std::string(1, '\0'))), Contains("labels of shape (1, 1)"));
+}
+
+// The trainer writes its embeddings with write_npy_float32 (out/embeddings/<set>.npy) for `dmlbench eval`: they read
+// back bit for bit, so eval sees the very float32 rows the trainer evaluated (-0, denormals and extremes included).
+TEST_CASE("the trainer's .npy embeddings (write_npy_float32) read back bit for bit", "[experiments][data]") {
+  const auto dir = scratch("npy-round-trip");
+  const std::vector<float> v = {-0.0f, 1.0e-45f, 3.4028235e38f, -1.17549435e-38f, 0.1f, -2.5f};
+  const auto path = (dir / "set.npy").string();
+  write_npy_float32(path, v.data(), 3, 2);
+  const auto m = read_embedding_file(path);
+  CHECK(m.rows == 3);
+  CHECK(m.cols == 2);
+  REQUIRE(m.values.size() == v.size());
+  CHECK(std::memcmp(m.values.data(), v.data(), v.size() * sizeof(float)) == 0);  // bits, so -0 != +0 would fail
+  // negative control: a file one row short of its header is an error, not a silent shorter matrix
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  CHECK_THROWS_WITH(read_embedding_file(write(dir / "cut.npy", bytes.substr(0, bytes.size() - 8))),
+                    Contains("truncated data"));
 }
