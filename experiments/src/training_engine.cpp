@@ -158,10 +158,12 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   const auto train_y = torch::tensor(train_y_vec, torch::kInt64);
   const auto num_classes = std::int64_t(std::set<std::int64_t>(train_y_vec.begin(), train_y_vec.end()).size());
 
+  // the network's input channels are the data's (one image decoded with the evaluation transform)
+  const int in_channels = data.train.size > 0 ? int(data.train.images({0}, false, 0).size(1)) : 0;
   torch::manual_seed(c.seed);
-  EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
-                                              /*in_channels=*/0);
+  EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels, in_channels);
   if (!c.model.pretrained.empty()) model.load_pretrained(c.model.pretrained);
+  model.set_freeze_bn(c.model.freeze_bn);
   model.to(dev);
   MarginLoss margin_loss{nullptr};
   if (c.loss.name == "margin") {
