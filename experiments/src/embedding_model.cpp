@@ -1,8 +1,14 @@
 #include "dmlbench/experiments/embedding_model.hpp"
 
+#include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/mnist_embedding_net.hpp"
+#include "dmlbench/experiments/resnet.hpp"
+#include "dmlbench/experiments/safetensors_file.hpp"
+#include "dmlbench/experiments/small_conv_net.hpp"
 
+#include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace dmlbench::experiments {
@@ -21,6 +27,19 @@ std::vector<torch::Tensor> EmbeddingModel::backbone_parameters() const {
   return out;
 }
 
+void EmbeddingModel::train() {
+  module_->train(true);
+  if (!freeze_bn_) return;
+  for (const auto& m : module_->modules())
+    if (m->as<torch::nn::BatchNorm1d>() || m->as<torch::nn::BatchNorm2d>() || m->as<torch::nn::BatchNorm3d>())
+      m->eval();
+}
+
+void EmbeddingModel::set_freeze_bn(bool freeze) {
+  freeze_bn_ = freeze;
+  if (module_->is_training()) train();
+}
+
 void EmbeddingModel::save(const std::string& path) const {
   torch::serialize::OutputArchive a;
   module_->save(a);
@@ -33,21 +52,79 @@ void EmbeddingModel::load(const std::string& path) {
   module_->load(a);
 }
 
-void EmbeddingModel::load_pretrained(const std::string& path) {
-  throw std::invalid_argument("model " + name_ + " takes no pretrained weights (" + path + ")");
+namespace {
+
+std::string shape_text(const torch::Tensor& t) {
+  std::ostringstream s;
+  s << t.sizes();
+  return s.str();
 }
 
-std::vector<std::string> embedding_model_names() { return {"lcc-mnist"}; }
+// The EmbeddingModel of a TORCH_MODULE network with forward(x) and the given head parameters.
+template <class Net>
+EmbeddingModel wrap(Net net, std::vector<torch::Tensor> head, const std::string& name) {
+  return EmbeddingModel(net.ptr(), [net](const torch::Tensor& x) mutable { return net->forward(x); },
+                        std::move(head), name);
+}
+
+}  // namespace
+
+void EmbeddingModel::load_pretrained(const std::string& path) {
+  const NamedTensors file = read_safetensors(path);
+  const auto arch = file.metadata.find("arch");
+  if (arch != file.metadata.end() && arch->second != name_)
+    throw data_error(path + ": holds weights of " + arch->second + ", not of model " + name_);
+  std::map<std::string, const torch::Tensor*> given;
+  for (const auto& [n, t] : file.tensors)
+    if (n.rfind("fc.", 0) != 0) given[n] = &t;  // torchvision's classifier: replaced by the embedding head
+  std::set<const void*> head;
+  for (const auto& t : head_) head.insert(t.unsafeGetTensorImpl());
+  std::vector<std::pair<torch::Tensor, const torch::Tensor*>> plan;
+  auto take = [&](const std::string& n, const torch::Tensor& dst) {
+    if (head.count(dst.unsafeGetTensorImpl())) return;
+    const auto it = given.find(n);
+    if (it == given.end()) throw data_error(path + ": tensor " + n + " of model " + name_ + " is missing");
+    const torch::Tensor& src = *it->second;
+    if (src.sizes() != dst.sizes())
+      throw data_error(path + ": tensor " + n + " has shape " + shape_text(src) + ", model " + name_ + " needs " +
+                       shape_text(dst));
+    if (src.is_floating_point() != dst.is_floating_point())
+      throw data_error(path + ": tensor " + n + " is " + std::string(c10::toString(src.scalar_type())) + ", model " +
+                       name_ + " needs " + std::string(c10::toString(dst.scalar_type())));
+    plan.emplace_back(dst, &src);
+    given.erase(it);
+  };
+  for (const auto& p : module_->named_parameters()) take(p.key(), p.value());
+  for (const auto& b : module_->named_buffers()) take(b.key(), b.value());
+  if (!given.empty())
+    throw data_error(path + ": tensor " + given.begin()->first + " is not a tensor of model " + name_ +
+                     (given.size() > 1 ? " (and " + std::to_string(given.size() - 1) + " more)" : ""));
+  torch::NoGradGuard no_grad;
+  for (auto& [dst, src] : plan) dst.copy_(*src);
+}
+
+std::vector<std::string> embedding_model_names() { return {"lcc-mnist", "small-conv", "resnet18", "resnet50"}; }
 
 EmbeddingModel make_embedding_model(const std::string& name, int embedding_dim, const std::string& kernels,
                                     int in_channels) {
+  if (embedding_dim < 1 || in_channels < 0)
+    throw std::invalid_argument("model " + name + ": embedding_dim must be >= 1 and in_channels >= 0 (0: the "
+                                "model's default), got " + std::to_string(embedding_dim) + " and " +
+                                std::to_string(in_channels));
   if (name == "lcc-mnist") {
     if (in_channels != 0 && in_channels != 1)
       throw std::invalid_argument("model lcc-mnist takes 1 x 28 x 28 images, not " + std::to_string(in_channels) +
                                   " channels");
     MnistEmbeddingNet net(embedding_dim, parse_net_kernels(kernels));
-    return EmbeddingModel(net.ptr(), [net](const torch::Tensor& x) mutable { return net->forward(x); },
-                          net->fc2->parameters(), name);
+    return wrap(net, net->fc2->parameters(), name);
+  }
+  if (name == "small-conv") {
+    SmallConvNet net(embedding_dim, in_channels == 0 ? 1 : in_channels);
+    return wrap(net, net->embedding->parameters(), name);
+  }
+  if (name == "resnet18" || name == "resnet50") {
+    ResNet net(name == "resnet18" ? 18 : 50, embedding_dim, in_channels == 0 ? 3 : in_channels);
+    return wrap(net, net->embedding->parameters(), name);
   }
   std::string all;
   for (const auto& n : embedding_model_names()) all += (all.empty() ? "" : ", ") + n;

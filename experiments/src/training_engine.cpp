@@ -177,6 +177,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
                                               data.channels);
   if (!c.model.pretrained.empty()) model.load_pretrained(c.model.pretrained);
+  model.set_freeze_bn(c.model.freeze_bn);
   model.to(dev);
   MarginLoss margin_loss{nullptr};
   if (c.loss.name == "margin") {

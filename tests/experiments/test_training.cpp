@@ -218,3 +218,23 @@ TEST_CASE("training input errors name the key: missing data, a level or set the 
                     Catch::Contains("batch.classes"));
   CHECK_FALSE(fs::exists(dir));  // nothing written
 }
+
+// The networks beyond [LCC] App. C through the engine (embedding_model.hpp): each takes the data's channel count
+// (1 here; the ResNets default to 3), with frozen batch norm; a missing weights file is an error naming it.
+TEST_CASE("the engine trains small-conv and resnet18 on the digits with frozen batch norm", "[experiments][training]") {
+  for (const std::string name : {"small-conv", "resnet18"}) {
+    const auto dir = fresh_dir("dmlbench-model-" + name);
+    std::ostringstream log;
+    const auto m = train_run(small({"model.name=" + name, "model.embedding_dim=16", "model.freeze_bn=true",
+                                    "schedule.epochs=1", "schedule.max_steps=2"}),
+                             {dir, false, ""}, log);
+    INFO(name << "\n" << log.str());
+    CHECK(std::isfinite(metric_value(m, "last_loss")));
+    CHECK(metric_value(m, "steps") == 2);
+    CHECK(metric_value(m, "eval.test_digits.digit.recall_at_k.1") >= 0);
+    fs::remove_all(dir);
+  }
+  CHECK_THROWS_WITH(train_run(small({"model.name=resnet18", "model.pretrained=/nonexistent/w.safetensors"}),
+                              {fresh_dir("dmlbench-model-pretrained"), false, ""}, std::cerr),
+                    Catch::Contains("/nonexistent/w.safetensors: cannot open the weights file"));
+}
