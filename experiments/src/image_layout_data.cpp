@@ -176,6 +176,7 @@ TrainingData load_image_layout(const RunConfig& c) {
   densify(train);
   d.train = file_split(train, "train", train_tf, eval_tf, base);
   for (const auto& s : others) d.eval.push_back(file_split(s, s.name, train_tf, eval_tf, base));
+  if (layout == "inshop") d.query_gallery.emplace_back("query", "gallery");  // the official protocol
   std::ostringstream o;
   o << layout << " from " << splits.root << ": train " << d.train.size;
   for (const auto& s : d.eval) o << ", " << s.name << " " << s.size;

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -101,6 +102,30 @@ std::vector<std::string> levels_of(const RunConfig& c, const LabeledSplit& s) {
   if (c.eval.levels.empty()) return s.level_names;
   for (const auto& l : c.eval.levels) s.level_index(l);
   return c.eval.levels;
+}
+
+// The queries of set q ranked against the gallery set g (In-shop's protocol): Recall@K, precision@1, R-precision and
+// MAP@R at each configured level both sets have (retrieval_report, ties by gallery index); no clustering.
+json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const LabeledSplit& q, const torch::Tensor& ge,
+                            const LabeledSplit& g) {
+  RetrievalOptions o;
+  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
+  o.clustering = false;
+  o.ks.clear();
+  for (int k : c.eval.ks)
+    if (k <= g.size) o.ks.push_back(k);
+  std::vector<LabelLevel> ql, gl;
+  for (const auto& level : levels_of(c, q)) {
+    ql.push_back({level, q.labels[std::size_t(q.level_index(level))]});
+    gl.push_back({level, g.labels[std::size_t(g.level_index(level))]});
+  }
+  json out = json::object();
+  for (const auto& r : retrieval_report(qe, ql, ge, gl, o).levels) {
+    json j = r;
+    for (const char* key : {"nmi", "nmi_k", "nmi_plus", "nmi_plus_k"}) j.erase(key);
+    out[r.level] = j;
+  }
+  return out;
 }
 
 // Recall@K, precision@1, R-precision and MAP@R and, at the end of the run, k-means NMI / NMI+ of one set at each
@@ -400,9 +425,11 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   const bool two_d = c.model.embedding_dim <= 2;
   if (two_d) csv << ",x,y";
   csv << "\n";
+  std::map<std::string, torch::Tensor> embedded;
   for (const auto& name : eval_sets(c, data)) {
     const auto& s = data.eval_set(name);
     const auto emb = embed_set(model, s, dev, c.model.normalize);
+    embedded[name] = emb;
     ev[name] = evaluate_set(c, emb, s, c.eval.nmi);
     if (acc_set == &s) {
       metrics["heldout_triplet_accuracy"] = {{"set", name}, {"level", train_level}, {"before", acc_before},
@@ -426,6 +453,10 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         csv << "," << emb[i][0].item<float>() << "," << (emb.size(1) > 1 ? emb[i][1].item<float>() : 0.0f) << "\n";
       }
   }
+  for (const auto& [query, gallery] : data.query_gallery)
+    if (embedded.count(query) && embedded.count(gallery))
+      ev[query + "_to_" + gallery] = evaluate_query_gallery(c, embedded[query], data.eval_set(query),
+                                                            embedded[gallery], data.eval_set(gallery));
   metrics["eval"] = ev;
   if (!curve.empty()) metrics["curve"] = curve;
   metrics["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -155,6 +155,59 @@ TEST_CASE("a short run on the omniglot layout writes Recall@K and NMI for every 
   fs::remove_all(out);
 }
 
+TEST_CASE("in-shop layout: each query is ranked against the gallery, the official protocol",
+          "[experiments][training][layouts]") {
+  // Items 1-4 train (two categories), items 5 and 6 have one query image each and two gallery images, one of them
+  // the query's own bytes; item 7 is a gallery distractor. 28 x 28 gray noise PNGs, each item its own seed.
+  const auto root = fs::temp_directory_path() / ("dmlbench-inshop-fixture-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  std::vector<std::string> rows;
+  auto image = [&](int item, int n, const std::string& status, unsigned seed) {
+    const std::string category = item % 2 ? "WOMEN/Dresses" : "MEN/Shirts";
+    const std::string id = "id_0000000" + std::to_string(item);
+    const auto rel = "img/" + category + "/" + id + "/0" + std::to_string(n) + "_1_front.png";
+    fs::create_directories((root / rel).parent_path());
+    std::mt19937 rng(seed);
+    Image im{28, 28, 1, std::vector<std::uint8_t>(28 * 28)};
+    for (auto& v : im.pixels) v = std::uint8_t(rng() % 256);
+    write_png((root / rel).string(), im);
+    rows.push_back(rel + " " + id + " " + status);
+  };
+  for (int item = 1; item <= 4; ++item)
+    for (int n = 1; n <= 4; ++n) image(item, n, "train", unsigned(item * 10 + n));
+  for (int item : {5, 6}) {
+    image(item, 1, "query", unsigned(item * 10 + 1));
+    image(item, 2, "gallery", unsigned(item * 10 + 1));  // the query's bytes
+    image(item, 3, "gallery", unsigned(item * 10 + 3));
+  }
+  image(7, 1, "gallery", 71);
+  {
+    std::ofstream list(root / "list_eval_partition.txt");
+    list << rows.size() << "\nimage_name item_id evaluation_status\n";
+    for (const auto& r : rows) list << r << "\n";
+  }
+  json c = omniglot_config(root.string());
+  c["dataset"] = {{"name", "inshop"}, {"data_dir", root.string()}, {"image_size", 28}, {"channels", 1}};
+  const auto d = load_image_layout(parse_run_config(c, {}, "/"));
+  CHECK(d.query_gallery == std::vector<std::pair<std::string, std::string>>{{"query", "gallery"}});
+  const auto out = (fs::temp_directory_path() / ("dmlbench-inshop-run-" + std::to_string(::getpid()))).string();
+  fs::remove_all(out);
+  std::ostringstream log;
+  const auto m = train_run(parse_run_config(c, {}, "/"), RunOptions{out, false, "test"}, log);
+  const auto& qg = m["eval"]["query_to_gallery"];
+  REQUIRE(qg.contains("item"));
+  // Each query's own bytes are in the gallery under its item: its nearest gallery image, whatever the training did.
+  CHECK(qg["item"]["queries"] == 2);
+  CHECK(qg["item"]["recall_at_k"]["1"] == 1.0);
+  CHECK(qg["item"]["precision_at_1"] == 1.0);
+  CHECK(qg["category"]["recall_at_k"]["1"] == 1.0);
+  // Negative control: the query set against itself has no other image of any query's item.
+  CHECK(m["eval"]["query"]["item"]["queries_without_positive"] == 2);
+  CHECK(m["eval"]["query"]["item"]["recall_at_k"]["1"] == 0.0);
+  fs::remove_all(out);
+  fs::remove_all(root);
+}
+
 TEST_CASE("file-backed dataset errors name the key: input size, channels, transform presets and JSON",
           "[experiments][data][layouts]") {
   const auto root = omniglot_tree();

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dmlbench::experiments {
@@ -43,6 +44,9 @@ struct TrainingData {
   std::vector<LabeledSplit> eval;
   std::string default_train_level;
   int channels = 0;  // of the images (the model's input channels)
+  // Retrieval protocols of separate query and gallery sets (In-shop: {"query", "gallery"}): the trainer ranks each
+  // query set's items against the gallery set's and reports it as the set "<query>_to_<gallery>".
+  std::vector<std::pair<std::string, std::string>> query_gallery;
   std::vector<std::string> eval_set_names() const;
   const LabeledSplit& eval_set(const std::string& name) const;  // throws config_error naming the sets there are
 };
