@@ -15,6 +15,10 @@ void require_triplets(const torch::Tensor& emb, const MinedTriplets& t) {
 }  // namespace
 
 torch::Tensor triplet_margin_loss(const torch::Tensor& emb, const MinedTriplets& t, double margin, TripletDistance d) {
+  return triplet_margin_terms(emb, t, margin, d).mean();
+}
+
+torch::Tensor triplet_margin_terms(const torch::Tensor& emb, const MinedTriplets& t, double margin, TripletDistance d) {
   require_triplets(emb, t);
   const auto a = emb.index({t.anchors}), p = emb.index({t.positives}), n = emb.index({t.negatives});
   torch::Tensor dap, dan;
@@ -32,21 +36,29 @@ torch::Tensor triplet_margin_loss(const torch::Tensor& emb, const MinedTriplets&
       dan = 1 - (a * n).sum(1);
       break;
   }
-  return torch::relu(dap - dan + margin).mean();
+  return torch::relu(dap - dan + margin);
 }
 
 torch::Tensor nca_triplet_loss(const torch::Tensor& emb, const MinedTriplets& t, double scale) {
+  return nca_triplet_terms(emb, t, scale).mean();
+}
+
+torch::Tensor nca_triplet_terms(const torch::Tensor& emb, const MinedTriplets& t, double scale) {
   require_triplets(emb, t);
   const auto a = emb.index({t.anchors});
   const auto sap = (a * emb.index({t.positives})).sum(1), san = (a * emb.index({t.negatives})).sum(1);
-  return F::softplus(scale * (san - sap)).mean();
+  return F::softplus(scale * (san - sap));
 }
 
 torch::Tensor second_order_triplet_loss(const torch::Tensor& emb, const MinedTriplets& t) {
+  return second_order_triplet_terms(emb, t).mean();
+}
+
+torch::Tensor second_order_triplet_terms(const torch::Tensor& emb, const MinedTriplets& t) {
   require_triplets(emb, t);
   const auto a = emb.index({t.anchors});
   const auto sap = (a * emb.index({t.positives})).sum(1), san = (a * emb.index({t.negatives})).sum(1);
-  return F::softplus(0.5 * san * san - sap + 0.5 * sap * sap).mean();
+  return F::softplus(0.5 * san * san - sap + 0.5 * sap * sap);
 }
 
 MarginLossImpl::MarginLossImpl(int num_classes, double a, double beta0) : alpha(a) {

@@ -84,6 +84,9 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("loss.ms_beta", "number", 50.0, "multi-similarity beta"), 0, 1e6, true),
       ranged(key("loss.ms_lambda", "number", 1.0, "multi-similarity lambda"), -1, 1),
       ranged(key("loss.ms_epsilon", "number", 0.1, "multi-similarity mining epsilon"), 0, 2),
+      ranged(key("loss.trim", "number", 0.0, "triplet, nca, l2nd: the fraction of each batch's triplets with the "
+                                             "highest loss left out of the gradient ([LCC] Sec 5.2.5 trimmed loss)"),
+             0, 1, false, true),
       key("miner.name", "string", "EPHN",
           "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted",
           {"EPHN", "EPSHN", "HPHN", "EPEN", "trip-sh", "eps-trip-sh", "random", "distance-weighted"}),
@@ -333,7 +336,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
              B("model.normalize"), B("model.freeze_bn")};
   c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
-            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon")};
+            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), D("loss.trim")};
   c.miner = {S("miner.name"), S("miner.similarity")};
   c.batch = {int(I("batch.classes")), int(I("batch.per_class"))};
   c.optimizer = {S("optimizer.name"), D("optimizer.lr"), D("optimizer.head_lr"), D("optimizer.momentum"),

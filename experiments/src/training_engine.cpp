@@ -10,6 +10,7 @@
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/experiments/training_data.hpp"
+#include "dmlbench/experiments/trimmed_loss.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -59,6 +60,9 @@ void check_config(const RunConfig& c, const TrainingData& d, const std::string& 
   d.train.level_index(train_level);
   for (const auto& s : c.eval.sets) d.eval_set(s);
   if (!c.eval.triplet_accuracy_set.empty()) d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
+  if (c.loss.trim > 0 && c.loss.name != "triplet" && c.loss.name != "nca" && c.loss.name != "l2nd")
+    throw config_error("loss.trim = " + std::to_string(c.loss.trim) + ": the trimmed loss applies to the triplet "
+                       "losses (triplet, nca, l2nd), not to loss.name = " + c.loss.name);
   if (c.eval.scatter && c.eval.triplet_accuracy_set.empty())
     throw config_error("eval.scatter logs the set named by eval.triplet_accuracy_set: name one");
   std::set<std::int64_t> classes(d.train.labels[std::size_t(d.train.level_index(train_level))].begin(),
@@ -335,11 +339,16 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         const auto sim = mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
         const auto t = mine_triplets(sim, y, miner, gen);
         skipped += t.skipped_no_positive + t.skipped_no_negative;
-        if (c.loss.name == "triplet")
-          loss = triplet_margin_loss(e, t, c.loss.margin,
-                                     c.loss.distance == "squared"     ? TripletDistance::squared_euclidean
-                                     : c.loss.distance == "euclidean" ? TripletDistance::euclidean
-                                                                      : TripletDistance::cosine);
+        const auto distance = c.loss.distance == "squared"     ? TripletDistance::squared_euclidean
+                              : c.loss.distance == "euclidean" ? TripletDistance::euclidean
+                                                               : TripletDistance::cosine;
+        if (c.loss.trim > 0 && t.anchors.size(0) > 0) {  // [LCC] Sec 5.2.5: the lowest-loss triplets only
+          const auto terms = c.loss.name == "triplet" ? triplet_margin_terms(e, t, c.loss.margin, distance)
+                             : c.loss.name == "nca"   ? nca_triplet_terms(e, t, c.loss.scale)
+                                                      : second_order_triplet_terms(e, t);
+          loss = trimmed_mean(terms, c.loss.trim);
+        } else if (c.loss.name == "triplet")
+          loss = triplet_margin_loss(e, t, c.loss.margin, distance);
         else if (c.loss.name == "nca")
           loss = nca_triplet_loss(e, t, c.loss.scale);
         else if (c.loss.name == "l2nd")

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/gradient_surgery_loss.hpp"
 #include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/trimmed_loss.hpp"
 #include "dmlbench/theory/gradient_decomposition.hpp"
 
 #include <catch2/catch.hpp>
@@ -45,6 +46,42 @@ TEST_CASE("triplet margin loss: hand values for squared, plain Euclidean and cos
   CHECK(triplet_margin_loss(x, single(), 1.0, TripletDistance::squared_euclidean).item<double>() == 0.0);  // satisfied
   MinedTriplets none;
   CHECK_THROWS_WITH(triplet_margin_loss(x, none, 1.0, TripletDistance::cosine), Catch::Contains("no triplets"));
+}
+
+TEST_CASE("trimmed loss: the mean of the lowest-loss triplets, the others get no gradient [LCC Sec 5.2.5]",
+          "[experiments][losses]") {
+  // Four 1-D points a = 0, p1 = 1, n1 = 3, p2 = 2, n2 = 1 (rows 0..4); squared distances, margin 1:
+  // triplet (0,1,2): 1 - 9 + 1 -> 0; (0,3,4): 4 - 1 + 1 = 4; (0,1,4): 1 - 1 + 1 = 1; (0,3,2): 4 - 9 + 1 -> 0.
+  auto x = rows({{0}, {1}, {3}, {2}, {1}}).requires_grad_(true);
+  MinedTriplets t;
+  t.anchors = torch::tensor({0, 0, 0, 0}, torch::kInt64);
+  t.positives = torch::tensor({1, 3, 1, 3}, torch::kInt64);
+  t.negatives = torch::tensor({2, 4, 4, 2}, torch::kInt64);
+  const auto terms = triplet_margin_terms(x, t, 1.0, TripletDistance::squared_euclidean);
+  // Exact: small integers in double.
+  CHECK(torch::equal(terms.detach(), torch::tensor({0.0, 4.0, 1.0, 0.0}, torch::kFloat64)));
+  CHECK(triplet_margin_loss(x, t, 1.0, TripletDistance::squared_euclidean).item<double>() == 5.0 / 4);
+  // trim 0.25 keeps ceil(0.75 x 4) = 3 terms: 0, 0, 1 -> 1/3; the triplet of loss 4 drops out.
+  CHECK_THAT(trimmed_mean(terms, 0.25).item<double>(), WithinRel(1.0 / 3, 1e-15));  // one rounding of 1/3
+  // trim 0.5 keeps 2: the two zeros.
+  CHECK(trimmed_mean(terms, 0.5).item<double>() == 0.0);
+  // trim 0 is the plain mean (negative control: trimming changes the value).
+  CHECK(trimmed_mean(terms, 0.0).item<double>() == 5.0 / 4);
+  // Gradient of the trim-0.25 loss by hand: only triplet (0,1,4) is active: d/dx of ((x0 - x1)^2 - (x0 - x4)^2) / 3
+  // = x0: 2 (x0 - x1 - x0 + x4) / 3 = 0, x1: -2 (x0 - x1) / 3 = 2/3, x4: 2 (x0 - x4) / 3 = -2/3; row 3 (p2 of the
+  // dropped triplet) and row 2 get nothing.
+  trimmed_mean(terms, 0.25).backward();
+  CHECK(torch::equal(x.grad().flatten(), torch::tensor({0.0, 2.0 / 3, 0.0, 0.0, -2.0 / 3}, torch::kFloat64)));
+  CHECK_THROWS_WITH(trimmed_mean(terms, 1.0), Catch::Contains("[0, 1)"));
+  CHECK_THROWS_WITH(trimmed_mean(torch::zeros({0}), 0.5), Catch::Contains("non-empty"));
+  // NCA and L2nd terms average to their losses.
+  const auto u = random_unit(6, 4, 3);
+  MinedTriplets t2;
+  t2.anchors = torch::tensor({0, 1}, torch::kInt64);
+  t2.positives = torch::tensor({2, 3}, torch::kInt64);
+  t2.negatives = torch::tensor({4, 5}, torch::kInt64);
+  CHECK(nca_triplet_terms(u, t2, 2.0).mean().item<double>() == nca_triplet_loss(u, t2, 2.0).item<double>());
+  CHECK(second_order_triplet_terms(u, t2).mean().item<double>() == second_order_triplet_loss(u, t2).item<double>());
 }
 
 TEST_CASE("NCA L1st and L2nd: value by hand and autograd gradient equal the printed updates [XHN eqs 1, 4-6, 13-16]",

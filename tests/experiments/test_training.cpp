@@ -216,6 +216,8 @@ TEST_CASE("training input errors name the key: missing data, a level or set the 
                     Catch::Contains("model.normalize"));
   CHECK_THROWS_WITH(train_run(small({"batch.classes=3"}), {dir, false, ""}, std::cerr),
                     Catch::Contains("batch.classes"));
+  CHECK_THROWS_WITH(train_run(small({"loss.name=contrastive", "loss.trim=0.2"}), {dir, false, ""}, std::cerr),
+                    Catch::Contains("loss.trim") && Catch::Contains("contrastive"));
   CHECK_FALSE(fs::exists(dir));  // nothing written
 }
 

@@ -12,14 +12,18 @@ namespace dmlbench::experiments {
 
 enum class TripletDistance { squared_euclidean, euclidean, cosine };
 
-// mean over triplets of [D(a,p) - D(a,n) + margin]_+ ; cosine: D = 1 - S.
+// mean over triplets of [D(a,p) - D(a,n) + margin]_+ ; cosine: D = 1 - S. The *_terms functions give the per-triplet
+// values whose mean the loss is (for a trimmed loss, trimmed_loss.hpp).
 torch::Tensor triplet_margin_loss(const torch::Tensor& emb, const MinedTriplets& t, double margin, TripletDistance d);
+torch::Tensor triplet_margin_terms(const torch::Tensor& emb, const MinedTriplets& t, double margin, TripletDistance d);
 
 // [XHN eq 1] with scale s: mean of -log(e^{s S_ap} / (e^{s S_ap} + e^{s S_an})) = softplus(s (S_an - S_ap)).
 torch::Tensor nca_triplet_loss(const torch::Tensor& emb, const MinedTriplets& t, double scale = 1.0);
+torch::Tensor nca_triplet_terms(const torch::Tensor& emb, const MinedTriplets& t, double scale = 1.0);
 
 // [XHN eq 16]: mean of softplus(S_an^2/2 - S_ap + S_ap^2/2).
 torch::Tensor second_order_triplet_loss(const torch::Tensor& emb, const MinedTriplets& t);
+torch::Tensor second_order_triplet_terms(const torch::Tensor& emb, const MinedTriplets& t);
 
 // [LCC] Sec 3 margin loss on the mined pairs (a, p) and (a, n): (D_ap - beta + alpha)_+ + (beta - D_an + alpha)_+,
 // D the squared distance as in [LCC], beta one learnable scalar per class of the anchor (Wu et al.), initialised to

@@ -51,6 +51,7 @@ struct RunConfig {
     std::string name, distance;
     double margin = 0.2, scale = 1.0, beta0 = 1.2, beta_lr = 0;
     double ms_alpha = 2, ms_beta = 50, ms_lambda = 1, ms_epsilon = 0.1;
+    double trim = 0;  // trimmed loss ([LCC] Sec 5.2.5): fraction of triplets left out
   } loss;
   struct Miner {
     std::string name, similarity;
