@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -16,6 +17,8 @@
 namespace dmlbench::experiments {
 
 namespace {
+
+constexpr std::int64_t kEvalCacheBytes = std::int64_t(1) << 30;  // evaluation images kept decoded up to 1 GiB a set
 
 // torchvision's ImageNet statistics, which the presets normalise RGB inputs with (the pretrained ResNets expect them).
 const nlohmann::json kImageNetNormalize = {
@@ -81,7 +84,46 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
                             torch::kFloat32)
         .clone();
   };
+  // The evaluation images of the whole set, decoded once on the loader's threads and kept when they fit in
+  // kEvalCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing.
+  struct EvalCache {
+    std::mutex mutex;
+    bool tried = false;
+    torch::Tensor all;  // undefined: too large to keep, decoded per call
+  };
+  const auto cache = std::make_shared<EvalCache>();
+  const std::int64_t n = s.size;
+  auto decode_all = [=]() -> torch::Tensor {
+    constexpr std::int64_t kBatch = 256;
+    std::vector<std::vector<int>> plan;
+    for (std::int64_t a = 0; a < n; a += kBatch) {
+      plan.emplace_back();
+      for (std::int64_t i = a; i < std::min(n, a + kBatch); ++i) plan.back().push_back(int(i));
+    }
+    PrefetchLoader loader(source, std::move(plan), eval_tf, base);
+    torch::Tensor all;
+    Batch b;
+    std::int64_t row = 0;
+    while (loader.next(b)) {
+      if (!all.defined()) {
+        const auto bytes = n * std::int64_t(b.channels) * b.rows * b.cols * std::int64_t(sizeof(float));
+        if (bytes > kEvalCacheBytes) return {};
+        all = torch::empty({n, b.channels, b.rows, b.cols}, torch::kFloat32);
+      }
+      all.slice(0, row, row + std::int64_t(b.indices.size())).copy_(to_tensor(b));
+      row += std::int64_t(b.indices.size());
+    }
+    return all;
+  };
   s.images = [=](const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed) {
+    if (!train) {
+      std::lock_guard<std::mutex> lock(cache->mutex);
+      if (!cache->tried) {
+        cache->tried = true;
+        cache->all = decode_all();
+      }
+      if (cache->all.defined()) return cache->all.index({torch::tensor(idx, torch::kInt64)});
+    }
     LoaderOptions o = base;
     o.seed = seed;
     o.prefetch_batches = 1;

@@ -116,6 +116,8 @@ TEST_CASE("omniglot layout: the trainer's batches are the decoded PNGs, the same
                         .div(255.0);
   CHECK(torch::equal(x[0], want));
   CHECK(!torch::equal(x[0], x[1]));  // negative control: another letter's image differs
+  // The evaluation images are decoded once and kept: the last item, asked alone, is what the pair gave.
+  CHECK(torch::equal(d.eval_set("test").images({19}, false, 0)[0], x[1]));
   // A training transform with random draws, streamed over an epoch's plan: 0 and 2 worker threads give equal bytes.
   const std::vector<std::vector<std::int64_t>> plan{{0, 5, 10, 15}, {20, 1, 6, 11}, {2, 3, 4, 7}};
   auto tf = c;

@@ -62,6 +62,8 @@ TrainingData load_training_data(const RunConfig& c);
 // own (a folder tree: the first half of its classes trains, the rest is the set "test"); dataset.holdout of each
 // training class (finest level) held out as the set "heldout"; the coarsest level trains by default. The input size
 // dataset.image_size is required except for Omniglot (105 px); channels default to 1 for Omniglot, else 3.
+// A set's evaluation images are decoded once and kept while they fit in 1 GiB (a random evaluation transform then
+// keeps its first draws).
 TrainingData load_image_layout(const RunConfig& c);
 
 // dataset.transform_train / transform_eval: a preset or a JSON list of transforms (image_transforms.hpp). Presets:
