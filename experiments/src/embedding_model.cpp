@@ -2,6 +2,7 @@
 
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/mnist_embedding_net.hpp"
+#include "dmlbench/experiments/nearest_name.hpp"
 #include "dmlbench/experiments/resnet.hpp"
 #include "dmlbench/experiments/safetensors_file.hpp"
 #include "dmlbench/experiments/small_conv_net.hpp"
@@ -126,9 +127,7 @@ EmbeddingModel make_embedding_model(const std::string& name, int embedding_dim, 
     ResNet net(name == "resnet18" ? 18 : 50, embedding_dim, in_channels == 0 ? 3 : in_channels);
     return wrap(net, net->embedding->parameters(), name);
   }
-  std::string all;
-  for (const auto& n : embedding_model_names()) all += (all.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown model '" + name + "' (" + all + ")");
+  throw std::invalid_argument("unknown model '" + name + "' (" + joined_names(embedding_model_names()) + ")");
 }
 
 }  // namespace dmlbench::experiments

@@ -23,9 +23,8 @@ namespace fs = std::filesystem;
 int ImageSet::level_index(const std::string& level) const {
   for (std::size_t i = 0; i < level_names.size(); ++i)
     if (level_names[i] == level) return int(i);
-  std::string valid;
-  for (const auto& l : level_names) valid += (valid.empty() ? "" : ", ") + l;
-  throw std::invalid_argument("label level '" + level + "' is not one of set '" + name + "' (levels: " + valid + ")");
+  throw std::invalid_argument("label level '" + level + "' is not one of set '" + name + "' (levels: " +
+                              joined_names(level_names) + ")");
 }
 
 const ImageSet& DatasetSplits::split(const std::string& name) const {
@@ -474,10 +473,8 @@ DatasetSplits read_dataset(const std::string& layout, const std::string& root) {
       {"sop", read_sop},           {"inshop", read_inshop}, {"folder", read_image_folder}};
   const auto it = readers.find(layout);
   if (it != readers.end()) return it->second(root);
-  std::string valid;
-  for (const auto& name : dataset_layouts()) valid += (valid.empty() ? "" : ", ") + name;
   const auto nearest = nearest_name(layout, dataset_layouts());
-  throw std::invalid_argument("unknown dataset layout '" + layout + "' (valid: " + valid +
+  throw std::invalid_argument("unknown dataset layout '" + layout + "' (valid: " + joined_names(dataset_layouts()) +
                               (nearest.empty() ? "" : "; nearest: " + nearest) + ")");
 }
 

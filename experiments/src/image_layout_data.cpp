@@ -52,10 +52,9 @@ TransformPipeline transform_from_config(const std::string& spec, int image_size,
       }
       if (channels == 3) steps.push_back(kImageNetNormalize);
     } else {
-      std::string all;
-      for (const auto& p : transform_presets()) all += (all.empty() ? "" : ", ") + p;
       const auto near = nearest_name(s, transform_presets());
-      throw config_error(key + " = \"" + s + "\": not a preset (" + all + ") nor a JSON list of transforms" +
+      throw config_error(key + " = \"" + s + "\": not a preset (" + joined_names(transform_presets()) +
+                         ") nor a JSON list of transforms" +
                          (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
     }
   }

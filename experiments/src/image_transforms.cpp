@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/image_transforms.hpp"
 
+#include "dmlbench/experiments/nearest_name.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -297,9 +299,7 @@ class StepReader {
     keys.insert(keys.begin(), "op");
     for (const auto& [key, value] : step.items()) {
       if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
-        std::string valid;
-        for (const auto& k : keys) valid += (valid.empty() ? "" : ", ") + k;
-        throw std::invalid_argument(where_ + ": unknown key \"" + key + "\" (valid: " + valid + ")");
+        throw std::invalid_argument(where_ + ": unknown key \"" + key + "\" (valid: " + joined_names(keys) + ")");
       }
     }
   }
@@ -463,9 +463,7 @@ TransformPipeline::TransformPipeline(const json& spec) {
       s->spec.push_back(resolved);
       continue;
     } else {
-      std::string valid;
-      for (const auto& k : kOps) valid += (valid.empty() ? "" : ", ") + k;
-      throw std::invalid_argument(at + ": unknown op \"" + op + "\" (valid: " + valid + ")");
+      throw std::invalid_argument(at + ": unknown op \"" + op + "\" (valid: " + joined_names(kOps) + ")");
     }
     s->steps.push_back(st);
     s->spec.push_back(resolved);

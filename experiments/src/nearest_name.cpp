@@ -29,4 +29,10 @@ std::string nearest_name(const std::string& word, const std::vector<std::string>
   return bd <= word.size() / 3 + 2 ? best : std::string();
 }
 
+std::string joined_names(const std::vector<std::string>& names) {
+  std::string all;
+  for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+  return all;
+}
+
 }  // namespace dmlbench::experiments

@@ -151,10 +151,8 @@ void check_number(const ConfigKey& k, double v, const std::string& where) {
 
 void check_choice(const ConfigKey& k, const std::string& v, const std::string& where) {
   if (k.choices.empty() || std::find(k.choices.begin(), k.choices.end(), v) != k.choices.end()) return;
-  std::string all;
-  for (const auto& c : k.choices) all += (all.empty() ? "" : ", ") + c;
   const auto near = nearest_name(v, k.choices);
-  throw config_error(where + ": " + k.path + " = \"" + v + "\" is not one of " + all +
+  throw config_error(where + ": " + k.path + " = \"" + v + "\" is not one of " + joined_names(k.choices) +
                      (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
 }
 

@@ -12,10 +12,9 @@ namespace dmlbench::experiments {
 int LabeledSplit::level_index(const std::string& level) const {
   for (std::size_t i = 0; i < level_names.size(); ++i)
     if (level_names[i] == level) return int(i);
-  std::string all;
-  for (const auto& l : level_names) all += (all.empty() ? "" : ", ") + l;
   const auto near = nearest_name(level, level_names);
-  throw config_error("label level \"" + level + "\" is not a level of the set " + name + " (" + all + ")" +
+  throw config_error("label level \"" + level + "\" is not a level of the set " + name + " (" +
+                     joined_names(level_names) + ")" +
                      (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
 }
 
@@ -32,10 +31,9 @@ std::vector<std::string> TrainingData::eval_set_names() const {
 const LabeledSplit& TrainingData::eval_set(const std::string& name) const {
   for (const auto& s : eval)
     if (s.name == name) return s;
-  std::string all;
-  for (const auto& s : eval) all += (all.empty() ? "" : ", ") + s.name;
   const auto near = nearest_name(name, eval_set_names());
-  throw config_error("eval set \"" + name + "\" is not a set of this dataset (" + all + ")" +
+  throw config_error("eval set \"" + name + "\" is not a set of this dataset (" + joined_names(eval_set_names()) +
+                     ")" +
                      (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
 }
 

@@ -108,23 +108,32 @@ std::vector<std::string> levels_of(const RunConfig& c, const LabeledSplit& s) {
   return c.eval.levels;
 }
 
+// The ranking of the configured metric (eval.metric), without clustering; the callers set K.
+RetrievalOptions ranking_options(const RunConfig& c) {
+  RetrievalOptions o;
+  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
+  o.clustering = false;
+  return o;
+}
+
+// The labels of `levels` of the set, as retrieval_report takes them.
+std::vector<LabelLevel> label_levels_of(const LabeledSplit& s, const std::vector<std::string>& levels) {
+  std::vector<LabelLevel> out;
+  for (const auto& level : levels) out.push_back({level, s.labels[std::size_t(s.level_index(level))]});
+  return out;
+}
+
 // The queries of set q ranked against the gallery set g (In-shop's protocol): Recall@K, precision@1, R-precision and
 // MAP@R at each configured level both sets have (retrieval_report, ties by gallery index); no clustering.
 json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const LabeledSplit& q, const torch::Tensor& ge,
                             const LabeledSplit& g) {
-  RetrievalOptions o;
-  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
-  o.clustering = false;
+  RetrievalOptions o = ranking_options(c);
   o.ks.clear();
   for (int k : c.eval.ks)
     if (k <= g.size) o.ks.push_back(k);
-  std::vector<LabelLevel> ql, gl;
-  for (const auto& level : levels_of(c, q)) {
-    ql.push_back({level, q.labels[std::size_t(q.level_index(level))]});
-    gl.push_back({level, g.labels[std::size_t(g.level_index(level))]});
-  }
+  const auto levels = levels_of(c, q);
   json out = json::object();
-  for (const auto& r : retrieval_report(qe, ql, ge, gl, o).levels) {
+  for (const auto& r : retrieval_report(qe, label_levels_of(q, levels), ge, label_levels_of(g, levels), o).levels) {
     json j = r;
     for (const char* key : {"nmi", "nmi_k", "nmi_plus", "nmi_plus_k"}) j.erase(key);
     out[r.level] = j;
@@ -138,13 +147,10 @@ json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const L
 // MAP@R come from retrieval_report (ties by gallery index, kRetrievalTieRule), one ranking for every level.
 json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi) {
   const auto levels = levels_of(c, s);
-  RetrievalOptions o;
-  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
-  o.clustering = false;
+  RetrievalOptions o = ranking_options(c);
   o.ks = {1};
-  std::vector<LabelLevel> label_levels;
-  for (const auto& level : levels) label_levels.push_back({level, s.labels[std::size_t(s.level_index(level))]});
-  const auto retrieval = s.size >= 2 ? retrieval_report(emb, label_levels, o).levels : std::vector<LevelReport>{};
+  const auto retrieval =
+      s.size >= 2 ? retrieval_report(emb, label_levels_of(s, levels), o).levels : std::vector<LevelReport>{};
   std::vector<int> ks;
   for (int k : c.eval.ks)
     if (k < s.size) ks.push_back(k);

@@ -3,6 +3,8 @@
 #include "dmlbench/experiments/embedding_file.hpp"
 #include "dmlbench/experiments/npy_file.hpp"
 
+#include "scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 #include <zlib.h>
 
@@ -16,13 +18,6 @@ using Catch::Matchers::Contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& name) {
-  const auto p = fs::temp_directory_path() / ("dmlbench-test-" + name + "-" + std::to_string(Catch::rngSeed()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
 
 std::string write(const fs::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));
@@ -75,7 +70,8 @@ std::string big_endian_floats(const std::vector<float>& v) {
 }  // namespace
 
 TEST_CASE("embeddings from CSV: comments, a header, commas or spaces, gzip", "[experiments][data]") {
-  const auto dir = scratch("emb-csv");
+  const ScratchDir scratch_dir("dmlbench-test-emb-csv");
+  const auto& dir = scratch_dir.dir();
   const auto a = read_embedding_file(write(dir / "a.csv", "# made by numpy\nx,y\n1.5, -2\n\n+3e2,4\r\n"));
   CHECK(a.rows == 2);
   CHECK(a.cols == 2);
@@ -94,7 +90,8 @@ TEST_CASE("embeddings from CSV: comments, a header, commas or spaces, gzip", "[e
 }
 
 TEST_CASE("embeddings from .npy float32 and float64 (format 1.0 and 2.0) and from idx", "[experiments][data]") {
-  const auto dir = scratch("emb-bin");
+  const ScratchDir scratch_dir("dmlbench-test-emb-bin");
+  const auto& dir = scratch_dir.dir();
   const std::vector<float> f = {1, 2, 3, 4, 5, 6};
   auto m = read_embedding_file(write(dir / "f4.npy", npy("<f4", "(3, 2)", bytes_of(f))));
   CHECK(m.rows == 3);
@@ -116,7 +113,8 @@ TEST_CASE("embeddings from .npy float32 and float64 (format 1.0 and 2.0) and fro
 }
 
 TEST_CASE("malformed embedding files: one clear error naming the file, the line or the index", "[experiments][data]") {
-  const auto dir = scratch("emb-bad");
+  const ScratchDir scratch_dir("dmlbench-test-emb-bad");
+  const auto& dir = scratch_dir.dir();
   const std::vector<float> f = {1, 2, 3, 4};
   auto bad = [&](const std::string& name, const std::string& bytes) { return read_embedding_file(write(dir / name, bytes)); };
   CHECK_THROWS_WITH(read_embedding_file((dir / "missing.csv").string()), Contains("embeddings file not found") && Contains("missing.csv"));
@@ -148,7 +146,8 @@ TEST_CASE("malformed embedding files: one clear error naming the file, the line 
 }
 
 TEST_CASE("labels: one integer per line, CSV with named levels, .npy int32/int64, idx uint8", "[experiments][data]") {
-  const auto dir = scratch("labels");
+  const ScratchDir scratch_dir("dmlbench-test-labels");
+  const auto& dir = scratch_dir.dir();
   auto l = read_label_file(write(dir / "one.txt", "3\n1\n# comment\n-2\n"));
   CHECK(l.level_names == std::vector<std::string>{"class"});
   CHECK(l.labels[0] == std::vector<std::int64_t>{3, 1, -2});
@@ -169,7 +168,8 @@ TEST_CASE("labels: one integer per line, CSV with named levels, .npy int32/int64
 }
 
 TEST_CASE("malformed label files: one clear error naming the file and line", "[experiments][data]") {
-  const auto dir = scratch("labels-bad");
+  const ScratchDir scratch_dir("dmlbench-test-labels-bad");
+  const auto& dir = scratch_dir.dir();
   auto bad = [&](const std::string& name, const std::string& bytes) { return read_label_file(write(dir / name, bytes)); };
   CHECK_THROWS_WITH(read_label_file((dir / "none.txt").string()), Contains("labels file not found"));
   CHECK_THROWS_WITH(bad("float.txt", "1\n2.5\n"), Contains("float.txt line 2, field 1: not an integer label: \"2.5\""));
@@ -187,7 +187,8 @@ TEST_CASE("malformed label files: one clear error naming the file and line", "[e
 // The trainer writes its embeddings with write_npy_float32 (out/embeddings/<set>.npy) for `dmlbench eval`: they read
 // back bit for bit, so eval sees the very float32 rows the trainer evaluated (-0, denormals and extremes included).
 TEST_CASE("the trainer's .npy embeddings (write_npy_float32) read back bit for bit", "[experiments][data]") {
-  const auto dir = scratch("npy-round-trip");
+  const ScratchDir scratch_dir("dmlbench-test-npy-round-trip");
+  const auto& dir = scratch_dir.dir();
   const std::vector<float> v = {-0.0f, 1.0e-45f, 3.4028235e38f, -1.17549435e-38f, 0.1f, -2.5f};
   const auto path = (dir / "set.npy").string();
   write_npy_float32(path, v.data(), 3, 2);

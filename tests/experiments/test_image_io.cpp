@@ -3,6 +3,8 @@
 #include "dmlbench/experiments/image_loader.hpp"
 #include "dmlbench/experiments/image_transforms.hpp"
 
+#include "scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <zlib.h>
@@ -19,14 +21,6 @@ using namespace dmlbench::experiments;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh folder per test under the system temp directory.
-fs::path scratch(const std::string& name) {
-  const auto p = fs::temp_directory_path() / ("dmlbench-test-image-" + name + "-" + std::to_string(Catch::rngSeed()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p;
-}
 
 std::string slurp(const fs::path& p) {
   std::ifstream f(p, std::ios::binary);
@@ -153,7 +147,8 @@ const unsigned char kCmykJpeg[] = {
 // ---------------------------------------------------------------------------------------------------------- decode
 
 TEST_CASE("image io: PNG round trip is exact for 1 to 4 channels", "[experiments][image]") {
-  const auto dir = scratch("png-roundtrip");
+  const ScratchDir scratch_dir("dmlbench-test-image-png-roundtrip");
+  const auto& dir = scratch_dir.dir();
   for (int channels = 1; channels <= 4; ++channels) {
     const Image im = random_image(13, 17, channels, std::uint64_t(channels));
     const auto path = (dir / ("im" + std::to_string(channels) + ".png")).string();
@@ -213,7 +208,8 @@ TEST_CASE("image io: PNG bit depths, palettes and gray + alpha decode to 8-bit a
 }
 
 TEST_CASE("image io: JPEG round trip at quality 95 is within a mean absolute error of 2", "[experiments][image]") {
-  const auto dir = scratch("jpeg-roundtrip");
+  const ScratchDir scratch_dir("dmlbench-test-image-jpeg-roundtrip");
+  const auto& dir = scratch_dir.dir();
   // Quality 95 quantises the low frequencies of a smooth image by 1-2 levels, and 4:2:0 chroma halves the colour
   // resolution: PIL (the same libjpeg-turbo) gives a mean error of 1.00 on this RGB image and 0.26 on its gray
   // channel. Bound 2: twice that, far below the ~85 of an unrelated image (the negative control).
@@ -265,7 +261,8 @@ TEST_CASE("image io: gray and RGB conversions against hand values", "[experiment
   CHECK(pixels_of(convert_channels(rgb, 3)) == pixels_of(rgb));
   CHECK_THROWS_AS(convert_channels(rgb, 2), std::invalid_argument);
   // through the decoder, from a file
-  const auto dir = scratch("convert");
+  const ScratchDir scratch_dir("dmlbench-test-image-convert");
+  const auto& dir = scratch_dir.dir();
   write_png((dir / "rgb.png").string(), rgb);
   CHECK(pixels_of(decode_image((dir / "rgb.png").string(), 1)) == std::vector<int>{76, 150, 29, 18, 255});
   CHECK_THROWS_AS(decode_image((dir / "rgb.png").string(), 4), std::invalid_argument);
@@ -273,7 +270,8 @@ TEST_CASE("image io: gray and RGB conversions against hand values", "[experiment
 }
 
 TEST_CASE("image io: broken, truncated and non-image files are data errors naming the file", "[experiments][image]") {
-  const auto dir = scratch("broken");
+  const ScratchDir scratch_dir("dmlbench-test-image-broken");
+  const auto& dir = scratch_dir.dir();
   const Image im = smooth_image(40, 50, 3);
   write_png((dir / "good.png").string(), im);
   write_jpeg((dir / "good.jpg").string(), im, 90);
@@ -321,7 +319,8 @@ TEST_CASE("image io: broken, truncated and non-image files are data errors namin
 }
 
 TEST_CASE("image io: every truncation is a data error and flipped bytes never crash", "[experiments][image]") {
-  const auto dir = scratch("fuzz");
+  const ScratchDir scratch_dir("dmlbench-test-image-fuzz");
+  const auto& dir = scratch_dir.dir();
   const Image im = smooth_image(16, 24, 3);
   write_png((dir / "a.png").string(), im);
   write_jpeg((dir / "a.jpg").string(), im, 90);
@@ -358,7 +357,8 @@ TEST_CASE("image io: every truncation is a data error and flipped bytes never cr
 }
 
 TEST_CASE("image io: writers reject malformed images and bad qualities", "[experiments][image]") {
-  const auto dir = scratch("writers");
+  const ScratchDir scratch_dir("dmlbench-test-image-writers");
+  const auto& dir = scratch_dir.dir();
   const Image ok = image_of(1, 2, 3, {1, 2, 3, 4, 5, 6});
   Image short_pixels = ok;
   short_pixels.pixels.pop_back();
@@ -550,10 +550,12 @@ TEST_CASE("transform pipeline: bad specs are errors naming the step and key", "[
 namespace {
 
 struct LoaderFixture {
+  ScratchDir scratch_dir;
   fs::path dir;
   std::vector<std::string> paths;
   std::vector<Image> images;
-  explicit LoaderFixture(const std::string& name) : dir(scratch(name)) {
+  explicit LoaderFixture(const std::string& name)
+      : scratch_dir("dmlbench-test-image-" + name), dir(scratch_dir.dir()) {
     for (int i = 0; i < 10; ++i) {
       // varying sizes, gray and RGB, PNG and JPEG
       Image im = smooth_image(30 + 3 * i, 40 - 2 * i, i % 3 == 0 ? 1 : 3);
@@ -567,7 +569,6 @@ struct LoaderFixture {
       images.push_back(decode_image(path, 0));
     }
   }
-  ~LoaderFixture() { fs::remove_all(dir); }
 };
 
 const char* kLoaderSpec = R"([{"op": "random_resized_crop", "size": [20, 16], "scale": [0.16, 1]},

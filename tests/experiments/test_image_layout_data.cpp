@@ -7,6 +7,8 @@
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 
+#include "scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -139,10 +141,10 @@ TEST_CASE("omniglot layout: the trainer's batches are the decoded PNGs, the same
 TEST_CASE("a short run on the omniglot layout writes Recall@K and NMI for every set and level",
           "[experiments][training][layouts]") {
   const auto root = omniglot_tree();
-  const auto out = (fs::temp_directory_path() / ("dmlbench-omniglot-run-" + std::to_string(::getpid()))).string();
-  fs::remove_all(out);
+  const ScratchDir out("dmlbench-omniglot-run");
   std::ostringstream log;
-  const auto m = train_run(parse_run_config(omniglot_config(root), {}, "/"), RunOptions{out, false, "test"}, log);
+  const auto m =
+      train_run(parse_run_config(omniglot_config(root), {}, "/"), RunOptions{out.root(), false, "test"}, log);
   CHECK(m["config"]["dataset"]["name"] == "omniglot");
   for (const auto& set : {"heldout", "test"})
     for (const auto& level : {"alphabet", "character"}) {
@@ -153,16 +155,15 @@ TEST_CASE("a short run on the omniglot layout writes Recall@K and NMI for every 
       CHECK(r2 <= 1.0);
       CHECK(r.contains("nmi"));
     }
-  CHECK(fs::exists(fs::path(out) / "embeddings" / "test.npy"));
-  fs::remove_all(out);
+  CHECK(fs::exists(out.dir() / "embeddings" / "test.npy"));
 }
 
 TEST_CASE("in-shop layout: each query is ranked against the gallery, the official protocol",
           "[experiments][training][layouts]") {
   // Items 1-4 train (two categories), items 5 and 6 have one query image each and two gallery images, one of them
   // the query's own bytes; item 7 is a gallery distractor. 28 x 28 gray noise PNGs, each item its own seed.
-  const auto root = fs::temp_directory_path() / ("dmlbench-inshop-fixture-" + std::to_string(::getpid()));
-  fs::remove_all(root);
+  const ScratchDir fixture("dmlbench-inshop-fixture");
+  const auto& root = fixture.dir();
   std::vector<std::string> rows;
   auto image = [&](int item, int n, const std::string& status, unsigned seed) {
     const std::string category = item % 2 ? "WOMEN/Dresses" : "MEN/Shirts";
@@ -192,10 +193,9 @@ TEST_CASE("in-shop layout: each query is ranked against the gallery, the officia
   c["dataset"] = {{"name", "inshop"}, {"data_dir", root.string()}, {"image_size", 28}, {"channels", 1}};
   const auto d = load_image_layout(parse_run_config(c, {}, "/"));
   CHECK(d.query_gallery == std::vector<std::pair<std::string, std::string>>{{"query", "gallery"}});
-  const auto out = (fs::temp_directory_path() / ("dmlbench-inshop-run-" + std::to_string(::getpid()))).string();
-  fs::remove_all(out);
+  const ScratchDir out("dmlbench-inshop-run");
   std::ostringstream log;
-  const auto m = train_run(parse_run_config(c, {}, "/"), RunOptions{out, false, "test"}, log);
+  const auto m = train_run(parse_run_config(c, {}, "/"), RunOptions{out.root(), false, "test"}, log);
   const auto& qg = m["eval"]["query_to_gallery"];
   REQUIRE(qg.contains("item"));
   // Each query's own bytes are in the gallery under its item: its nearest gallery image, whatever the training did.
@@ -206,8 +206,6 @@ TEST_CASE("in-shop layout: each query is ranked against the gallery, the officia
   // Negative control: the query set against itself has no other image of any query's item.
   CHECK(m["eval"]["query"]["item"]["queries_without_positive"] == 2);
   CHECK(m["eval"]["query"]["item"]["recall_at_k"]["1"] == 0.0);
-  fs::remove_all(out);
-  fs::remove_all(root);
 }
 
 TEST_CASE("file-backed dataset errors name the key: input size, channels, transform presets and JSON",
