@@ -14,9 +14,11 @@ MinerConfig named_miner(const std::string& n) {
   else if (n == "eps-trip-sh") c = {PositiveChoice::easy, NegativeChoice::semi_hard};
   else if (n == "random") c = {PositiveChoice::random, NegativeChoice::random};
   else if (n == "distance-weighted") c = {PositiveChoice::random, NegativeChoice::distance_weighted};
+  else if (n == "eps-distance-weighted") c = {PositiveChoice::easy, NegativeChoice::distance_weighted};
   else
     throw std::invalid_argument("unknown miner '" + n +
-                                "' (EPHN, EPSHN, HPHN, EPEN, trip-sh, eps-trip-sh, random, distance-weighted)");
+                                "' (EPHN, EPSHN, HPHN, EPEN, trip-sh, eps-trip-sh, random, distance-weighted, "
+                                "eps-distance-weighted)");
   return c;
 }
 

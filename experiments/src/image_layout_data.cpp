@@ -77,6 +77,7 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
   s.level_names = set.level_names;
   for (const auto& l : set.labels) s.labels.emplace_back(l.begin(), l.end());
   s.size = std::int64_t(set.size());
+  s.paths = set.paths;
   const auto source = ImageSource::files(set.paths);
   auto to_tensor = [](Batch& b) {
     return torch::from_blob(b.data.data(), {std::int64_t(b.indices.size()), b.channels, b.rows, b.cols},

@@ -88,7 +88,7 @@ torch::Tensor contrastive_loss(const torch::Tensor& emb, const torch::Tensor& la
 }
 
 torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha, double beta,
-                                    double lambda, double epsilon) {
+                                    double lambda, double epsilon, bool easiest_positive) {
   const auto B = emb.size(0);
   const auto sim = emb.matmul(emb.t());
   const auto l = labels.to(emb.device());
@@ -103,7 +103,10 @@ torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tenso
     const auto sp = s_det[i].masked_select(pos[i]), sn = s_det[i].masked_select(neg[i]);
     // mining (Wang et al. eqs 10-11): negatives with S + eps > min positive, positives with S - eps < max negative
     const auto keep_n = neg[i].logical_and(s_det[i].gt(sp.min() - epsilon));
-    const auto keep_p = pos[i].logical_and(s_det[i].lt(sn.max() + epsilon));
+    auto keep_p = pos[i].logical_and(s_det[i].lt(sn.max() + epsilon));
+    if (easiest_positive)  // EPS: the most similar positive, whatever the mining rule says
+      keep_p = torch::zeros_like(pos[i]).index_fill_(
+          0, torch::where(pos[i], s_det[i], torch::full_like(s_det[i], -1e30)).argmax(), true);
     if (!keep_n.any().item<bool>() || !keep_p.any().item<bool>()) continue;
     const auto p_term = torch::log1p(torch::exp(-alpha * (sim[i].masked_select(keep_p) - lambda)).sum()) / alpha;
     const auto n_term = torch::log1p(torch::exp(beta * (sim[i].masked_select(keep_n) - lambda)).sum()) / beta;

@@ -97,12 +97,14 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
   for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
     if (it.key() != "quick" && it.key() != "default" && it.key() != "full")
       throw config_error(w + ": profile \"" + it.key() + "\" is not quick, default or full");
-    only_keys(it.value(), {"seeds", "set", "estimate_seconds"}, w + ": profile " + it.key());
+    only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs"}, w + ": profile " + it.key());
     ReproductionProfile p;
     p.seeds = it.value().value("seeds", 1);
     if (p.seeds < 1) throw config_error(w + ": profile " + it.key() + ": seeds must be >= 1");
     p.set = overrides(it.value().value("set", json()), w + ": profile set");
     p.estimate_seconds = it.value().value("estimate_seconds", 60.0);
+    p.jobs = it.value().value("jobs", 1);
+    if (p.jobs < 1) throw config_error(w + ": profile " + it.key() + ": jobs must be >= 1");
     r.profiles[it.key()] = p;
   }
   if (j.contains("comparison")) {

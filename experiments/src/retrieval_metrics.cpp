@@ -64,10 +64,11 @@ std::vector<int> kmeans(const torch::Tensor& pts_in, int k, std::uint64_t seed, 
     const auto a = dist.argmin(1);
     if (assign.defined() && a.equal(assign)) break;
     assign = a;
-    for (int c = 0; c < k; ++c) {
-      const auto members = assign.eq(c);
-      if (members.any().item<bool>()) centres[c] = pts.index({members}).mean(0);
-    }
+    // every centre the mean of its members in one pass (an empty cluster keeps its centre)
+    const auto counts = torch::bincount(assign, {}, k);
+    const auto sums = torch::zeros_like(centres).index_add_(0, assign, pts);
+    const auto filled = counts.gt(0);
+    centres = torch::where(filled.unsqueeze(1), sums / counts.clamp_min(1).unsqueeze(1).to(pts.dtype()), centres);
   }
   const auto a = assign.cpu();
   return std::vector<int>(a.data_ptr<std::int64_t>(), a.data_ptr<std::int64_t>() + N);

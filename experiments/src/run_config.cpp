@@ -84,12 +84,17 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("loss.ms_beta", "number", 50.0, "multi-similarity beta"), 0, 1e6, true),
       ranged(key("loss.ms_lambda", "number", 1.0, "multi-similarity lambda"), -1, 1),
       ranged(key("loss.ms_epsilon", "number", 0.1, "multi-similarity mining epsilon"), 0, 2),
+      key("loss.ms_positives", "string", "mined", "ms: the positives of the positive term: mined (Wang et al. eq 11) | "
+                                                   "easiest (each anchor's most similar positive, [LCC] EPS + MS)",
+          {"mined", "easiest"}),
       ranged(key("loss.trim", "number", 0.0, "triplet, nca, l2nd: the fraction of each batch's triplets with the "
                                              "highest loss left out of the gradient ([LCC] Sec 5.2.5 trimmed loss)"),
              0, 1, false, true),
       key("miner.name", "string", "EPHN",
-          "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted",
-          {"EPHN", "EPSHN", "HPHN", "EPEN", "trip-sh", "eps-trip-sh", "random", "distance-weighted"}),
+          "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted | "
+          "eps-distance-weighted ([LCC] EPS + Dist-Margin)",
+          {"EPHN", "EPSHN", "HPHN", "EPEN", "trip-sh", "eps-trip-sh", "random", "distance-weighted",
+           "eps-distance-weighted"}),
       key("miner.similarity", "string", "auto",
           "what the miner ranks by: auto (cosine for cosine-based losses and distance-weighted, otherwise minus the "
           "squared distance) | cosine | neg-squared-distance",
@@ -111,15 +116,21 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("schedule.decay_factor", "number", 0.1, "step decay factor"), 0, 1, true),
       ranged(key("schedule.max_steps", "integer", -1, "stop after this many steps in all (smoke runs); -1: no "
                                                       "limit"), -1, 1e12),
-      key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names; empty: all but "
-                                                     "the training split)"),
+      key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names, the training "
+                                                     "split's included when named; empty: all but the training split)"),
       key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
       ranged(key("eval.ks", "integer-list", json::array({1, 2, 4, 8}), "Recall@K"), 1, 1e6),
       key("eval.metric", "string", "cosine", "cosine | euclidean (retrieval and the scatter log)",
           {"cosine", "euclidean"}),
       ranged(key("eval.nmi_plus_factor", "integer", 10, "NMI+ clusters per class"), 1, 1e6),
       key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
-      key("eval.every_epoch", "boolean", false, "Recall@K of every set and level after each epoch (a curve)"),
+      key("eval.every_epoch", "boolean", false, "Recall@K (alone) of every set and level after each epoch (a "
+                                            "curve)"),
+      key("eval.curve_sets", "string-list", json::array(), "every_epoch: the sets of the curve (empty: every "
+                                                           "evaluation set)"),
+      key("eval.subclusters", "string-list", json::array(),
+          "two levels, coarse then fine (e.g. alphabet, character): per coarse class, how many of its fine classes stay "
+          "apart (single linkage of their centroids; empty: not measured)"),
       key("eval.triplet_accuracy_set", "string", "", "a set whose held-out triplets (train level, random positive "
                                                      "and negative) are scored before and after (empty: none)"),
       key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
@@ -334,7 +345,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
              B("model.normalize"), B("model.freeze_bn")};
   c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
-            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), D("loss.trim")};
+            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim")};
   c.miner = {S("miner.name"), S("miner.similarity")};
   c.batch = {int(I("batch.classes")), int(I("batch.per_class"))};
   c.optimizer = {S("optimizer.name"), D("optimizer.lr"), D("optimizer.head_lr"), D("optimizer.momentum"),
@@ -342,7 +353,10 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   c.schedule = {int(I("schedule.epochs")), long(I("schedule.steps_per_epoch")), IL("schedule.decay_epochs"),
                 D("schedule.decay_factor"), long(I("schedule.max_steps"))};
   c.eval = {SL("eval.sets"), SL("eval.levels"), IL("eval.ks"), S("eval.metric"), int(I("eval.nmi_plus_factor")),
-            B("eval.every_epoch"), B("eval.nmi"), S("eval.triplet_accuracy_set"), B("eval.scatter")};
+            B("eval.every_epoch"), B("eval.nmi"), SL("eval.curve_sets"), SL("eval.subclusters"),
+            S("eval.triplet_accuracy_set"), B("eval.scatter")};
+  if (!c.eval.subclusters.empty() && c.eval.subclusters.size() != 2)
+    throw config_error(origin + ": eval.subclusters names two levels, coarse then fine (or none)");
   if (c.eval.ks.empty()) throw config_error(origin + ": eval.ks must name at least one K");
   for (std::size_t i = 1; i < c.schedule.decay_epochs.size(); ++i)
     if (c.schedule.decay_epochs[i] <= c.schedule.decay_epochs[i - 1])

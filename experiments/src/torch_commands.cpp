@@ -13,8 +13,15 @@
 #include <Eigen/Core>
 #include <boost/version.hpp>
 
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <fstream>
 #include <exception>
 #include <filesystem>
 #include <iomanip>
@@ -34,8 +41,35 @@ struct ReproduceRequest {
   std::string file, profile = "default", out, variant;
   std::vector<std::string> set, arms;
   int seeds = 0;  // 0: the profile's
+  int jobs = 0;   // 0: the profile's
   bool resume = false;
 };
+
+// The last `lines` lines of a text file, indented (a failed run's log).
+std::string log_tail(const fs::path& path, std::size_t lines) {
+  std::ifstream in(path);
+  std::vector<std::string> all;
+  for (std::string l; std::getline(in, l);) all.push_back(l);
+  std::string o;
+  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) o += "  | " + all[i] + "\n";
+  return o;
+}
+
+// Starts `dmlbench train` as a child process with its output in `log`; returns its pid.
+pid_t spawn_train(const std::vector<std::string>& args, const fs::path& log) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  return pid;
+}
 
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
 // comparison table (ours next to the paper's numbers, Welch's p, the verdict).
@@ -64,6 +98,7 @@ void reproduce(const ReproduceRequest& q) {
   // resolve every run's config before any training, so a bad key fails before anything is written
   struct Run {
     std::string variant, arm, dir;
+    std::vector<std::string> set;  // the overrides of r.config that make it
     ex::RunConfig config;
   };
   std::vector<Run> runs;
@@ -75,7 +110,7 @@ void reproduce(const ReproduceRequest& q) {
         set.push_back("seed=" + std::to_string(k));
         fs::path dir = fs::path(q.out);
         if (!v.name.empty()) dir /= v.name;
-        runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(),
+        runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(), set,
                         ex::load_run_config(r.config, set, kRepo)});
       }
   for (const auto& run : runs)
@@ -84,7 +119,52 @@ void reproduce(const ReproduceRequest& q) {
                              "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
   std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
   const auto t0 = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < runs.size(); ++i) {
+  const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
+  if (jobs > 1) {
+    // Each run in its own `dmlbench train` process, `jobs` at a time (each trains on one thread as before, so a run's
+    // numbers do not depend on the job count); its output in <run>/train_log.txt. Results are collected in run order.
+    std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
+    std::map<pid_t, std::size_t> running;
+    std::size_t next = 0, done = 0;
+    std::string failure;
+    auto log_of = [&](std::size_t i) { return fs::path(runs[i].dir) / "train_log.txt"; };
+    while (done < runs.size()) {
+      while (failure.empty() && next < runs.size() && int(running.size()) < jobs) {
+        const auto& run = runs[next];
+        fs::create_directories(run.dir);
+        auto a = argv0;
+        for (const auto& kv : run.set) a.insert(a.end(), {"--set", kv});
+        a.insert(a.end(), {"--out", run.dir});
+        if (q.resume) a.push_back("--resume");
+        std::cerr << "[reproduce] " << r.id << " run " << next + 1 << "/" << runs.size() << " started: "
+                  << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed
+                  << " (log " << log_of(next).string() << ")" << std::endl;
+        running[spawn_train(a, log_of(next))] = next;
+        ++next;
+      }
+      if (running.empty()) break;
+      int status = 0;
+      const pid_t pid = waitpid(-1, &status, 0);
+      if (pid < 0) throw std::runtime_error("waitpid failed while running the reproduction's jobs");
+      const auto it = running.find(pid);
+      if (it == running.end()) continue;
+      const std::size_t i = it->second;
+      running.erase(it);
+      ++done;
+      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.empty())
+        failure = "run " + runs[i].dir + " failed; its log:\n" + log_tail(log_of(i), 15);
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      std::cerr << "[reproduce] " << done << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
+                << el << " s, ETA " << el / double(done) * double(runs.size() - done) / 1.0 << " s" << std::endl;
+    }
+    if (!failure.empty()) throw std::runtime_error(failure);
+    for (const auto& run : runs) {
+      std::ifstream in(fs::path(run.dir) / "metrics.json");
+      if (!in) throw std::runtime_error("run " + run.dir + " finished without metrics.json");
+      results[run.variant][run.arm].push_back(json::parse(in));
+    }
+  }
+  for (std::size_t i = 0; jobs <= 1 && i < runs.size(); ++i) {
     const auto& run = runs[i];
     std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << ": "
               << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed << std::endl;
@@ -243,12 +323,14 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   rep->add_option("--variant", q->variant, "run only this variant");
   rep->add_option("--arms", q->arms, "run only these arms");
   rep->add_option("--seeds", q->seeds, "seeds per arm (default: the profile's)");
+  rep->add_option("--jobs", q->jobs, "runs at a time, each its own process (default: the profile's jobs, else 1)");
   rep->add_option("--set", q->set, "override a config key of every run: key=value (repeatable)");
   rep->add_flag("--resume", q->resume, "continue runs from their checkpoints");
   rep->callback([q] {
     if (q->profile != "quick" && q->profile != "default" && q->profile != "full")
       throw ex::config_error("--profile must be quick, default or full, got '" + q->profile + "'");
     if (q->seeds < 0) throw ex::config_error("--seeds must be >= 1");
+    if (q->jobs < 0) throw ex::config_error("--jobs must be >= 1");
     reproduce(*q);
   });
 

@@ -31,8 +31,11 @@ std::vector<std::string> TrainingData::eval_set_names() const {
 const LabeledSplit& TrainingData::eval_set(const std::string& name) const {
   for (const auto& s : eval)
     if (s.name == name) return s;
-  const auto near = nearest_name(name, eval_set_names());
-  throw config_error("eval set \"" + name + "\" is not a set of this dataset (" + joined_names(eval_set_names()) +
+  if (!train.name.empty() && name == train.name) return train;  // the training split itself, only when named
+  auto names = eval_set_names();
+  if (!train.name.empty()) names.push_back(train.name);
+  const auto near = nearest_name(name, names);
+  throw config_error("eval set \"" + name + "\" is not a set of this dataset (" + joined_names(names) +
                      ")" +
                      (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
 }

@@ -8,6 +8,7 @@
 #include "dmlbench/experiments/metric_losses.hpp"
 #include "dmlbench/experiments/npy_file.hpp"
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
+#include "dmlbench/experiments/subcluster_count.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/trimmed_loss.hpp"
@@ -47,16 +48,25 @@ bool cosine_loss(const RunConfig& c) {
          (c.loss.name == "triplet" && c.loss.distance == "cosine");
 }
 
+std::vector<std::string> eval_sets(const RunConfig& c, const TrainingData& d);
+
 // Cross-key checks the schema cannot express, and those that need the data: one config_error naming the keys.
 void check_config(const RunConfig& c, const TrainingData& d, const std::string& train_level) {
   if (cosine_loss(c) && !c.model.normalize)
     throw config_error("loss.name = " + c.loss.name + (c.loss.name == "triplet" ? " with cosine distance" : "") +
                        " compares cosine similarities of L2-normalised embeddings: set model.normalize = true");
-  if (c.miner.name == "distance-weighted" && !c.model.normalize)
-    throw config_error("miner.name = distance-weighted samples by distance on the unit sphere: set model.normalize = "
-                       "true");
-  if (c.model.kernels == "fused" && c.model.name != "lcc-mnist" && false) {
-  }
+  if (c.loss.ms_positives != "mined" && c.loss.name != "ms")
+    throw config_error("loss.ms_positives = " + c.loss.ms_positives + " applies to loss.name = ms only, not " +
+                       c.loss.name + " (triplet losses choose positives by miner.name, e.g. eps-trip-sh)");
+  if ((c.miner.name == "distance-weighted" || c.miner.name == "eps-distance-weighted") && !c.model.normalize)
+    throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
+                       "model.normalize = true");
+  for (const auto& name : c.eval.curve_sets) d.eval_set(name);
+  if (!c.eval.subclusters.empty())
+    for (const auto& name : eval_sets(c, d)) {
+      d.eval_set(name).level_index(c.eval.subclusters[0]);
+      d.eval_set(name).level_index(c.eval.subclusters[1]);
+    }
   d.train.level_index(train_level);
   for (const auto& s : c.eval.sets) d.eval_set(s);
   if (!c.eval.triplet_accuracy_set.empty()) d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
@@ -145,12 +155,14 @@ json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const L
 // configured level. Recall@K and NMI keep the computation the regression gate pins (recall_at_k, whose ties follow
 // torch::topk's order, and nmi_of_kmeans on the embeddings as the model gives them); precision@1, R-precision and
 // MAP@R come from retrieval_report (ties by gallery index, kRetrievalTieRule), one ranking for every level.
-json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi) {
+// A curve point (with_ranking false) has Recall@K alone.
+json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi,
+                  bool with_ranking = true) {
   const auto levels = levels_of(c, s);
   RetrievalOptions o = ranking_options(c);
   o.ks = {1};
-  const auto retrieval =
-      s.size >= 2 ? retrieval_report(emb, label_levels_of(s, levels), o).levels : std::vector<LevelReport>{};
+  const auto retrieval = s.size >= 2 && with_ranking ? retrieval_report(emb, label_levels_of(s, levels), o).levels
+                                                      : std::vector<LevelReport>{};
   std::vector<int> ks;
   for (int k : c.eval.ks)
     if (k < s.size) ks.push_back(k);
@@ -339,7 +351,8 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       if (c.loss.name == "contrastive") {
         loss = contrastive_loss(e, y, c.loss.margin);
       } else if (c.loss.name == "ms") {
-        loss = multi_similarity_loss(e, y, c.loss.ms_alpha, c.loss.ms_beta, c.loss.ms_lambda, c.loss.ms_epsilon);
+        loss = multi_similarity_loss(e, y, c.loss.ms_alpha, c.loss.ms_beta, c.loss.ms_lambda, c.loss.ms_epsilon,
+                                     c.loss.ms_positives == "easiest");
       } else {
         auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(steps));
         const auto sim = mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
@@ -397,11 +410,11 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       for (long i = 0; i < h.size(0); i += stride)
         scatter_rows.push_back({epoch + 1, sap[i].item<double>(), san[i].item<double>()});
     }
-    if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a), no NMI
+    if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a): no NMI, no MAP@R
       json point = {{"epoch", epoch + 1}, {"step", steps}, {"loss", mean_loss}, {"eval", json::object()}};
-      for (const auto& name : eval_sets(c, data)) {
+      for (const auto& name : c.eval.curve_sets.empty() ? eval_sets(c, data) : c.eval.curve_sets) {
         const auto& s = data.eval_set(name);
-        point["eval"][name] = evaluate_set(c, embed_set(model, s, dev, c.model.normalize), s, false);
+        point["eval"][name] = evaluate_set(c, embed_set(model, s, dev, c.model.normalize), s, false, false);
       }
       curve.push_back(point);
     }
@@ -446,6 +459,15 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     const auto emb = embed_set(model, s, dev, c.model.normalize);
     embedded[name] = emb;
     ev[name] = evaluate_set(c, emb, s, c.eval.nmi);
+    if (!c.eval.subclusters.empty()) {  // as retrieval sees the rows: unit vectors for cosine
+      const auto& lv = c.eval.subclusters;
+      const auto rows = c.eval.metric == "cosine" ? F::normalize(emb, F::NormalizeFuncOptions().dim(1)) : emb;
+      const auto sc = count_subclusters(rows, s.labels[std::size_t(s.level_index(lv[0]))],
+                                        s.labels[std::size_t(s.level_index(lv[1]))]);
+      ev[name]["subclusters"] = {{"coarse", lv[0]}, {"fine", lv[1]}, {"coarse_classes", sc.coarse_classes},
+                                 {"mean_fine_classes", sc.mean_fine_classes}, {"mean_subclusters", sc.mean_subclusters},
+                                 {"mean_surviving", sc.mean_surviving}};
+    }
     if (acc_set == &s) {
       metrics["heldout_triplet_accuracy"] = {{"set", name}, {"level", train_level}, {"before", acc_before},
                                              {"after", triplet_accuracy(emb, check_triplets)},
@@ -461,6 +483,11 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       lab << "\n";
     }
     write_file_atomically((out / "embeddings" / (name + "_labels.csv")).string(), lab.str());
+    if (!s.paths.empty()) {  // the image of each row, for nearest-neighbour figures
+      std::ostringstream files;
+      for (const auto& p : s.paths) files << p << "\n";
+      write_file_atomically((out / "embeddings" / (name + "_files.txt")).string(), files.str());
+    }
     if (two_d && s.level_names == all_levels)
       for (std::int64_t i = 0; i < emb.size(0); ++i) {
         csv << name;

@@ -223,3 +223,48 @@ TEST_CASE("gradient surgery equals autograd where the composition is a known los
     CHECK_THAT(-x.grad()[a][k].item<double>(), WithinAbs(d.a(k), 1e-12));
   }
 }
+
+TEST_CASE("EPS + Multi-Similarity: the positive term has the anchor's most similar positive alone, negatives mined as "
+          "in MS [LCC Sec 5.2.3]",
+          "[experiments][losses]") {
+  // one anchor class {0, 1, 2} and one negative class {3}; the anchor 0's positives: S_01 = 0.9, S_02 = 0.2;
+  // negative S_03 = 0.5. Rows on the unit circle at angles giving those cosines.
+  const double a1 = std::acos(0.9), a2 = -std::acos(0.2), a3 = -std::acos(0.5);
+  const auto x = rows({{1, 0}, {std::cos(a1), std::sin(a1)}, {std::cos(a2), std::sin(a2)}, {std::cos(a3), std::sin(a3)}});
+  const auto y = torch::tensor({0, 0, 0, 1}, torch::kInt64);
+  const double alpha = 2, beta = 50, lambda = 0.5, eps = 0.1;
+  const auto S = x.matmul(x.t());
+  // every anchor's term by hand from S and the rules (anchor 3 has no positive and is left out, as MS does)
+  double want_eps = 0, want_ms = 0;
+  int used = 0;
+  for (int i = 0; i < 4; ++i) {
+    std::vector<int> pos, neg;
+    for (int j = 0; j < 4; ++j)
+      if (j != i) (y[i].item<long>() == y[j].item<long>() ? pos : neg).push_back(j);
+    if (pos.empty() || neg.empty()) continue;
+    double smin = 2, smax_n = -2;
+    for (int j : pos) smin = std::min(smin, S[i][j].item<double>());
+    for (int j : neg) smax_n = std::max(smax_n, S[i][j].item<double>());
+    double ns = 0, ps_mined = 0;
+    bool any_n = false, any_p = false;
+    for (int j : neg)
+      if (S[i][j].item<double>() > smin - eps) ns += std::exp(beta * (S[i][j].item<double>() - lambda)), any_n = true;
+    for (int j : pos)
+      if (S[i][j].item<double>() < smax_n + eps) ps_mined += std::exp(-alpha * (S[i][j].item<double>() - lambda)), any_p = true;
+    if (!any_n) continue;
+    int easiest = pos[0];
+    for (int j : pos)
+      if (S[i][j].item<double>() > S[i][easiest].item<double>()) easiest = j;
+    const double n_term = std::log1p(ns) / beta;
+    want_eps += std::log1p(std::exp(-alpha * (S[i][easiest].item<double>() - lambda))) / alpha + n_term;
+    if (any_p) want_ms += std::log1p(ps_mined) / alpha + n_term;
+    ++used;
+  }
+  REQUIRE(used > 0);
+  const double got_eps = multi_similarity_loss(x, y, alpha, beta, lambda, eps, true).item<double>();
+  // a handful of exp / log1p roundings: relative 1e-12
+  CHECK_THAT(got_eps, WithinRel(want_eps / used, 1e-12));
+  // negative control: Wang et al.'s mined positives give another value on this batch (anchor 0 mines S_02 only)
+  const double got_ms = multi_similarity_loss(x, y, alpha, beta, lambda, eps, false).item<double>();
+  CHECK(std::abs(got_ms - got_eps) > 1e-3);
+}

@@ -138,3 +138,23 @@ TEST_CASE("NMI: hand values (scikit-learn's arithmetic normalisation), and k-mea
   CHECK(kmeans(pts, 3, 7) == kmeans(pts, 3, 7));  // seeded
   CHECK_THROWS_WITH(kmeans(pts, 0, 1), Catch::Contains("k must lie"));
 }
+
+TEST_CASE("eps-distance-weighted: each anchor's most similar positive with a distance-weighted negative [LCC Sec 5.2.3]",
+          "[experiments][miners]") {
+  auto gen0 = at::detail::createCPUGenerator(3);
+  const auto x = torch::nn::functional::normalize(torch::randn({24, 16}, gen0, torch::kFloat64),
+                                                  torch::nn::functional::NormalizeFuncOptions().dim(1));
+  const auto y = torch::arange(24, torch::kInt64).floor_divide(6);
+  const auto sim = x.matmul(x.t());
+  auto gen = at::detail::createCPUGenerator(5);
+  const auto t = mine_triplets(sim, y, named_miner("eps-distance-weighted"), gen);
+  REQUIRE(t.anchors.size(0) == 24);
+  const auto same = y.unsqueeze(0).eq(y.unsqueeze(1)).logical_and(torch::eye(24, torch::kBool).logical_not());
+  const auto easiest = torch::where(same, sim, torch::full_like(sim, -9.0)).argmax(1);
+  CHECK(t.positives.equal(easiest));
+  CHECK(y.index({t.negatives}).ne(y.index({t.anchors})).all().item<bool>());
+  // negative control: the plain distance-weighted miner draws random positives, which differ from the easiest here
+  auto gen2 = at::detail::createCPUGenerator(5);
+  const auto r = mine_triplets(sim, y, named_miner("distance-weighted"), gen2);
+  CHECK_FALSE(r.positives.equal(easiest));
+}

@@ -24,7 +24,9 @@ struct MinerConfig {
 
 // EPHN: easy positive, hard negative. EPSHN: easy positive, semi-hard negative. HPHN: hard positive, hard
 // negative. EPEN: easy positive, easy negative. trip-sh: random positive, semi-hard negative (the baseline of
-// [LCC] Table 1-2). eps-trip-sh: easy positive, semi-hard negative ([LCC] EPS + Trip + SH).
+// [LCC] Table 1-2). eps-trip-sh: easy positive, semi-hard negative ([LCC] EPS + Trip + SH). distance-weighted:
+// random positive, distance-weighted negative (the Dist-Margin baseline of [LCC] Sec 5.2.3); eps-distance-weighted:
+// easy positive, distance-weighted negative ([LCC] EPS + Dist-Margin).
 MinerConfig named_miner(const std::string& name);
 
 struct MinedTriplets {

@@ -7,7 +7,7 @@
 
 namespace dmlbench::experiments {
 
-// Serves allocations up to 32 MiB (the most glibc allows) from the heap and trims the heap only beyond 1 GiB free.
+// Serves every allocation from the heap (none mmap'ed) and trims the heap only beyond 1 GiB free.
 // Returns a description of what was set ("" where the C library is not glibc). Results do not change, only speed.
 std::string keep_freed_memory_in_heap();
 

@@ -40,7 +40,11 @@ TORCH_MODULE(MarginLoss);
 torch::Tensor contrastive_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha);
 
 // Multi-Similarity loss (Wang et al. 2019 eqs 10-12, 15) with its pair mining (epsilon); normalised embeddings.
+// easiest_positive ([LCC] Sec 5.2.3 EPS + MS): the positive term has only each anchor's most similar positive
+// instead of Wang et al.'s mined positives; the negatives are mined exactly as in MS (S_an + epsilon > the least
+// similar positive's S_ap).
 torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha = 2.0,
-                                    double beta = 50.0, double lambda = 1.0, double epsilon = 0.1);
+                                    double beta = 50.0, double lambda = 1.0, double epsilon = 0.1,
+                                    bool easiest_positive = false);
 
 }  // namespace dmlbench::experiments

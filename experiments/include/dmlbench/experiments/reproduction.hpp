@@ -30,6 +30,7 @@ struct ReproductionProfile {
   int seeds = 1;
   std::vector<std::string> set;
   double estimate_seconds = 60;
+  int jobs = 1;  // runs at a time, each its own process
 };
 struct Reproduction {
   std::string file, id, stage, title, paper, where, config;

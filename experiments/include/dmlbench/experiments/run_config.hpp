@@ -51,6 +51,7 @@ struct RunConfig {
     std::string name, distance;
     double margin = 0.2, scale = 1.0, beta0 = 1.2, beta_lr = 0;
     double ms_alpha = 2, ms_beta = 50, ms_lambda = 1, ms_epsilon = 0.1;
+    std::string ms_positives = "mined";  // mined | easiest ([LCC] EPS + MS)
     double trim = 0;  // trimmed loss ([LCC] Sec 5.2.5): fraction of triplets left out
   } loss;
   struct Miner {
@@ -76,6 +77,8 @@ struct RunConfig {
     std::string metric;
     int nmi_plus_factor = 10;
     bool every_epoch = false, nmi = true;
+    std::vector<std::string> curve_sets;   // every_epoch: the sets of the curve (empty: all)
+    std::vector<std::string> subclusters;  // {coarse, fine} levels of the sub-cluster count, or empty
     std::string triplet_accuracy_set;
     bool scatter = false;
   } eval;

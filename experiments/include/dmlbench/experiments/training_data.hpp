@@ -34,6 +34,7 @@ struct LabeledSplit {
                             std::uint64_t epoch)>
       stream;
   std::int64_t size = 0;
+  std::vector<std::string> paths;  // file-backed splits: each item's image file (the figures' nearest-neighbour grids)
   int level_index(const std::string& level) const;  // throws config_error naming the levels there are
   torch::Tensor level_labels(const std::string& level) const;
 };
@@ -48,7 +49,9 @@ struct TrainingData {
   // query set's items against the gallery set's and reports it as the set "<query>_to_<gallery>".
   std::vector<std::pair<std::string, std::string>> query_gallery;
   std::vector<std::string> eval_set_names() const;
-  const LabeledSplit& eval_set(const std::string& name) const;  // throws config_error naming the sets there are
+  // An evaluation set by name, or the training split itself when named ([LCC] Table 4 evaluates on the training
+  // alphabets); throws config_error naming the sets there are.
+  const LabeledSplit& eval_set(const std::string& name) const;
 };
 
 // Loads the dataset of c.dataset (official layout in c.dataset.data_dir); the class-disjoint splits:
