@@ -26,7 +26,7 @@ void add_make_glyphs_command(CLI::App* data) {
   auto force = std::make_shared<bool>(false), list = std::make_shared<bool>(false);
   cmd->add_option("--out", *out, "output folder (written as <out>.tmp, then renamed)");
   cmd->add_option("--seed", cfg->seed, "seed of the drawers' variation")->capture_default_str();
-  cmd->add_option("--drawers", cfg->drawers, "images per letter (1..99)")->capture_default_str();
+  cmd->add_option("--drawers", cfg->drawers, "images per letter (2..99)")->capture_default_str();
   cmd->add_option("--size", cfg->size, "image side in pixels (16..1024)")->capture_default_str();
   cmd->add_option("--letters-per-script", cfg->letters_per_script, "the first N letters of each script (0: all)")
       ->capture_default_str();

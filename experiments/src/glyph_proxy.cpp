@@ -286,7 +286,7 @@ void check_glyph_proxy_config(const GlyphProxyConfig& c) {
   auto bad = [](const std::string& what, long long v, const std::string& range) {
     throw std::invalid_argument(what + " = " + std::to_string(v) + " is outside " + range);
   };
-  if (c.drawers < 1 || c.drawers > 99) bad("drawers", c.drawers, "1..99");
+  if (c.drawers < 2 || c.drawers > 99) bad("drawers", c.drawers, "2..99 (a letter needs two images to be retrieved)");
   if (c.size < 16 || c.size > 1024) bad("size", c.size, "16..1024");
   if (c.letters_per_script < 0) bad("letters-per-script", c.letters_per_script, "0 (all) or more");
   if (c.threads < 1 || c.threads > 256) bad("threads", c.threads, "1..256");

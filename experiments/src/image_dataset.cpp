@@ -284,6 +284,9 @@ DatasetSplits read_omniglot(const std::string& root_dir) {
         const std::string c = character.filename().string();
         const auto images = sorted_entries(character, false, {".png"});
         if (images.empty()) throw data_error(layout + ": character folder with no .png image: " + character.string());
+        if (images.size() < 2)  // a letter with one drawing has no positive to retrieve, nothing to hold out
+          throw data_error(layout + ": character folder with one .png image (a class needs at least two): " +
+                           character.string());
         for (const auto& image : images)
           b.add(image.lexically_normal().string(), {{{0, a}, a}, {{alphabet_number, c}, a + "/" + c}});
       }

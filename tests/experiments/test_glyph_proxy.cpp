@@ -212,6 +212,8 @@ TEST_CASE("glyph proxy bad input: unknown script, missing font file, missing gly
   c = small_config(1, 1);
   c.drawers = 0;
   CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), std::invalid_argument, Contains("drawers = 0"));
+  c.drawers = 1;  // one drawing per letter: nothing to retrieve, and the reader refuses it
+  CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), std::invalid_argument, Contains("drawers = 1"));
   c = small_config(1, 1);
   c.size = 8;
   CHECK_THROWS_NAMING(make_glyph_proxy(c, tmp.path("proxy"), false), std::invalid_argument, Contains("size = 8"));

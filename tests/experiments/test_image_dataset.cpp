@@ -301,8 +301,13 @@ TEST_CASE("omniglot reader errors name the folder", "[experiments][data][layouts
   fs::create_directories(t.path("images_background/Greek/character03"));
   CHECK_THAT(message_of<data_error>([&] { read_omniglot(t.root()); }),
              Contains("character folder with no .png image") && Contains("images_background/Greek/character03"));
+  t.image("images_background/Greek/character03/0042_01.png");
+  CHECK_THAT(message_of<data_error>([&] { read_omniglot(t.root()); }),
+             Contains("character folder with one .png image (a class needs at least two)") &&
+                 Contains("images_background/Greek/character03"));
   t.remove("images_background/Greek/character03");
   t.image("images_evaluation/Greek/character01/0001_01.png");
+  t.image("images_evaluation/Greek/character01/0001_02.png");
   CHECK_THAT(message_of<data_error>([&] { read_omniglot(t.root()); }),
              Contains("'Greek/character01' is in both the train and the test split"));
   t.remove("images_evaluation");

@@ -45,7 +45,7 @@ struct GlyphProxyConfig {
   std::string font_dir = noto_font_dir();
   int threads = 1;  // the bytes written do not depend on it
 };
-// std::invalid_argument naming the option: drawers 1..99, size 16..1024, letters_per_script >= 0, threads 1..256.
+// std::invalid_argument naming the option: drawers 2..99, size 16..1024, letters_per_script >= 0, threads 1..256.
 void check_glyph_proxy_config(const GlyphProxyConfig& config);
 // What identifies a proxy's bytes (threads left out): the manifest's "config".
 nlohmann::json glyph_proxy_config_json(const GlyphProxyConfig& config);
