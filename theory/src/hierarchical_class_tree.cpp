@@ -1,0 +1,120 @@
+#include "dmlbench/theory/hierarchical_class_tree.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <stdexcept>
+
+namespace dmlbench::theory {
+
+ClassDistances class_distances(const Eigen::MatrixXd& x, const std::vector<std::int64_t>& labels) {
+  if (std::size_t(x.rows()) != labels.size())
+    throw std::invalid_argument("class_distances: " + std::to_string(x.rows()) + " feature rows for " +
+                                std::to_string(labels.size()) + " labels");
+  if (!x.allFinite()) throw std::invalid_argument("class_distances: a feature is NaN or infinite");
+  std::map<std::int64_t, std::vector<Eigen::Index>> rows;
+  for (std::size_t i = 0; i < labels.size(); ++i) rows[labels[i]].push_back(Eigen::Index(i));
+  ClassDistances cd;
+  const auto C = Eigen::Index(rows.size());
+  Eigen::MatrixXd mean(C, x.cols());
+  Eigen::VectorXd mean_sq(C), n(C);
+  cd.inner.resize(C);
+  Eigen::Index c = 0;
+  for (const auto& [label, r] : rows) {
+    if (r.size() < 2)
+      throw std::invalid_argument("class_distances: class " + std::to_string(label) +
+                                  " has one sample; its average inner distance needs two");
+    cd.classes.push_back(label);
+    Eigen::VectorXd sum = Eigen::VectorXd::Zero(x.cols());
+    double sq = 0;
+    for (auto i : r) {
+      sum += x.row(i).transpose();
+      sq += x.row(i).squaredNorm();
+    }
+    const double m = double(r.size());
+    mean.row(c) = sum.transpose() / m;
+    mean_sq(c) = sq / m;
+    n(c) = m;
+    // sum over i != j of |r_i - r_j|^2 = 2 m sum |r_i|^2 - 2 |sum r_i|^2
+    cd.inner(c) = std::max(0.0, (2 * m * sq - 2 * sum.squaredNorm()) / (m * m - m));
+    ++c;
+  }
+  // d(p, q) = mean |r_i|^2 over p + mean |r_j|^2 over q - 2 mu_p . mu_q
+  cd.d = (mean_sq.replicate(1, C) + mean_sq.transpose().replicate(C, 1) - 2 * mean * mean.transpose()).cwiseMax(0.0);
+  cd.d0 = cd.inner.mean();
+  return cd;
+}
+
+Linkage linkage_from_name(const std::string& name) {
+  if (name == "single") return Linkage::single;
+  if (name == "average") return Linkage::average;
+  if (name == "complete") return Linkage::complete;
+  throw std::invalid_argument("linkage '" + name + "' is not single, average or complete");
+}
+
+int ClassTree::nodes(int level) const {
+  const auto& v = node.at(std::size_t(level));
+  return v.empty() ? 0 : *std::max_element(v.begin(), v.end()) + 1;
+}
+
+int ClassTree::merge_level(int a, int b) const {
+  for (std::size_t l = 0; l < node.size(); ++l)
+    if (node[l].at(std::size_t(a)) == node[l].at(std::size_t(b))) return int(l);
+  return -1;
+}
+
+ClassTree build_class_tree(const ClassDistances& cd, int levels, Linkage linkage) {
+  if (levels < 1) throw std::invalid_argument("build_class_tree: levels L must be >= 1, got " + std::to_string(levels));
+  const auto C = int(cd.classes.size());
+  if (C < 1 || cd.d.rows() != C || cd.d.cols() != C) throw std::invalid_argument("build_class_tree: no classes");
+  ClassTree t;
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(C));  // current nodes: lists of class indices
+  for (int c = 0; c < C; ++c) members[std::size_t(c)] = {c};
+  auto dist = [&](const std::vector<int>& a, const std::vector<int>& b) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
+    for (int i : a)
+      for (int j : b) {
+        const double v = cd.d(i, j);
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        sum += v;
+      }
+    return linkage == Linkage::single ? lo : linkage == Linkage::complete ? hi : sum / double(a.size() * b.size());
+  };
+  for (int l = 0; l <= levels; ++l) {
+    const double th = double(l) * (4.0 - cd.d0) / double(levels) + cd.d0;  // [HTL] d_l
+    t.threshold.push_back(th);
+    for (;;) {  // merge the closest pair of nodes while it is closer than d_l
+      double best = std::numeric_limits<double>::infinity();
+      std::size_t bi = 0, bj = 0;
+      for (std::size_t i = 0; i < members.size(); ++i)
+        for (std::size_t j = i + 1; j < members.size(); ++j) {
+          const double v = dist(members[i], members[j]);
+          if (v < best) best = v, bi = i, bj = j;
+        }
+      if (!(best < th)) break;
+      members[bi].insert(members[bi].end(), members[bj].begin(), members[bj].end());
+      members.erase(members.begin() + std::ptrdiff_t(bj));
+    }
+    // nodes numbered by their smallest class index, so the numbering is canonical
+    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
+      return *std::min_element(a.begin(), a.end()) < *std::min_element(b.begin(), b.end());
+    });
+    std::vector<int> at(static_cast<std::size_t>(C));
+    for (std::size_t k = 0; k < members.size(); ++k)
+      for (int c : members[k]) at[std::size_t(c)] = int(k);
+    t.node.push_back(at);
+  }
+  return t;
+}
+
+double dynamic_violate_margin(const ClassTree& tree, const ClassDistances& cd, int a, int n, double beta) {
+  if (a < 0 || n < 0 || a >= int(cd.classes.size()) || n >= int(cd.classes.size()))
+    throw std::invalid_argument("dynamic_violate_margin: class index out of range");
+  const int h = tree.merge_level(a, n);
+  const double d_h = h < 0 ? tree.threshold.back() : tree.threshold[std::size_t(h)];
+  return beta + d_h - cd.inner(a);
+}
+
+}  // namespace dmlbench::theory
