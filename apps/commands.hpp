@@ -8,6 +8,8 @@ namespace dmlbench::app {
 void add_theory_commands(CLI::App& app);
 void add_sim_commands(CLI::App& app);
 void add_data_commands(CLI::App& app);
+// `htl tree`: the [HTL] class hierarchy of features from any source.
+void add_htl_commands(CLI::App& app);
 // `field` (the [XHN] vector field sweep) under a parent command: theory field and sim field are the same command.
 void add_field_command(CLI::App* parent);
 // Sub-commands forwarded to the LibTorch module; its exit status lands in exit_code.
