@@ -1,11 +1,10 @@
 #include "report_builder.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/child_process.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 
 #include <sys/wait.h>
-#include <fcntl.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <algorithm>
@@ -403,42 +402,20 @@ struct SpawnResult {
   std::string error;
 };
 
-// fork/exec argv; stdout and stderr to log_path (appended) when given, else to the terminal.
+// Runs argv to its end; stdout and stderr to log_path (appended) when given, else to the terminal.
 SpawnResult spawn(const std::vector<std::string>& argv, const std::string& log_path) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
   std::cout.flush();
   std::cerr.flush();
-  const pid_t pid = fork();
-  if (pid < 0) return {-1, "fork failed"};
-  if (pid == 0) {
-    if (!log_path.empty()) {
-      const int fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-      if (fd >= 0) {
-        dup2(fd, STDOUT_FILENO);
-        dup2(fd, STDERR_FILENO);
-        ::close(fd);
-      }
-    }
-    execv(args[0], args.data());
-    std::fprintf(stderr, "dmlbench report: cannot run %s\n", args[0]);
-    _exit(127);
+  pid_t pid = 0;
+  try {
+    pid = experiments::start_process(argv, log_path, true);
+  } catch (const std::exception& e) {
+    return {-1, e.what()};
   }
   int ws = 0;
   if (waitpid(pid, &ws, 0) < 0) return {-1, "waitpid failed"};
-  if (WIFEXITED(ws)) return {WEXITSTATUS(ws), WEXITSTATUS(ws) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(ws))};
-  if (WIFSIGNALED(ws)) return {128 + WTERMSIG(ws), "killed by signal " + std::to_string(WTERMSIG(ws))};
-  return {-1, "unknown wait status"};
-}
-
-std::string tail_of(const std::string& path, std::size_t lines) {
-  std::ifstream in(path);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(in, l);) all.push_back(l);
-  std::string o;
-  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) o += "  | " + all[i] + "\n";
-  return o;
+  const std::string why = experiments::exit_description(ws);
+  return {why.empty() ? 0 : WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, why};
 }
 
 std::string now_iso() {
@@ -697,7 +674,7 @@ int run_report(const ReportConfig& cfg) {
           printed.push_back(join_command(argv, cfg.self, root));
           if (r.status != 0)
             throw Failure("notebook " + nb.notebook + " failed to execute (" + r.error +
-                          "); its error is shown above. Output so far:\n" + tail_of(log, 15));
+                          "); its error is shown above. Output so far:\n" + experiments::file_tail(log, 15));
           for (const auto& f : nb.figures)
             if (!fs::exists(dir + "/" + f.file))
               throw Failure("notebook " + nb.notebook + " ran but did not draw " + f.file + " (listed in " +
@@ -713,7 +690,7 @@ int run_report(const ReportConfig& cfg) {
           const auto r = spawn(cmd.argv, cmd.quiet ? log : "");
           if (r.status != 0)
             throw Failure("`" + line + "` failed (" + r.error + ")" +
-                          (cmd.quiet ? ". Its output:\n" + tail_of(log, 15) : std::string()));
+                          (cmd.quiet ? ". Its output:\n" + experiments::file_tail(log, 15) : std::string()));
         }
         for (const auto& o : s.outputs)
           if (!fs::exists(dir + "/" + o)) throw Failure("the stage ran but wrote no " + dir + "/" + o);

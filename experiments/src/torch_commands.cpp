@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/child_process.hpp"
 #include "eval_command.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,14 +14,10 @@
 #include <Eigen/Core>
 #include <boost/version.hpp>
 
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <fstream>
 #include <exception>
 #include <filesystem>
@@ -44,32 +41,6 @@ struct ReproduceRequest {
   int jobs = 0;   // 0: the profile's
   bool resume = false;
 };
-
-// The last `lines` lines of a text file, indented (a failed run's log).
-std::string log_tail(const fs::path& path, std::size_t lines) {
-  std::ifstream in(path);
-  std::vector<std::string> all;
-  for (std::string l; std::getline(in, l);) all.push_back(l);
-  std::string o;
-  for (std::size_t i = all.size() > lines ? all.size() - lines : 0; i < all.size(); ++i) o += "  | " + all[i] + "\n";
-  return o;
-}
-
-// Starts `dmlbench train` as a child process with its output in `log`; returns its pid.
-pid_t spawn_train(const std::vector<std::string>& args, const fs::path& log) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = 0;
-  const int rc = posix_spawn(&pid, args[0].c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
-  return pid;
-}
 
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
 // comparison table (ours next to the paper's numbers, Welch's p, the verdict).
@@ -139,7 +110,7 @@ void reproduce(const ReproduceRequest& q) {
         std::cerr << "[reproduce] " << r.id << " run " << next + 1 << "/" << runs.size() << " started: "
                   << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed
                   << " (log " << log_of(next).string() << ")" << std::endl;
-        running[spawn_train(a, log_of(next))] = next;
+        running[ex::start_process(a, log_of(next).string(), false)] = next;
         ++next;
       }
       if (running.empty()) break;
@@ -152,10 +123,10 @@ void reproduce(const ReproduceRequest& q) {
       running.erase(it);
       ++done;
       if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.empty())
-        failure = "run " + runs[i].dir + " failed; its log:\n" + log_tail(log_of(i), 15);
+        failure = "run " + runs[i].dir + " failed; its log:\n" + ex::file_tail(log_of(i).string(), 15);
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       std::cerr << "[reproduce] " << done << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
-                << el << " s, ETA " << el / double(done) * double(runs.size() - done) / 1.0 << " s" << std::endl;
+                << el << " s, ETA " << el / double(done) * double(runs.size() - done) << " s" << std::endl;
     }
     if (!failure.empty()) throw std::runtime_error(failure);
     for (const auto& run : runs) {
