@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/class_tree_json.hpp"
 #include "dmlbench/experiments/embedding_file.hpp"
 #include "dmlbench/theory/hierarchical_class_tree.hpp"
 
@@ -51,18 +52,13 @@ void run_tree(const TreeRequest& q) {
   }
   const auto cd = th::class_distances(x, l.labels[level]);
   const auto t = th::build_class_tree(cd, q.levels, linkage);
-  json j = {{"config", {{"command", "htl tree"}, {"features", q.features}, {"labels", q.labels},
-                        {"level", l.level_names.empty() ? std::string() : l.level_names[level]},
-                        {"levels", q.levels}, {"linkage", q.linkage}, {"normalize", q.normalize}}},
-            {"classes", cd.classes}, {"d0", cd.d0}, {"inner_distance", std::vector<double>(cd.inner.data(), cd.inner.data() + cd.inner.size())},
-            {"levels", json::array()}};
+  const json j = ex::class_tree_json(cd, t, {{"command", "htl tree"}, {"features", q.features}, {"labels", q.labels},
+                                            {"level", l.level_names.empty() ? std::string() : l.level_names[level]},
+                                            {"levels", q.levels}, {"linkage", q.linkage}, {"normalize", q.normalize}});
   for (int lv = 0; lv <= t.levels(); ++lv) {
-    std::vector<std::vector<std::int64_t>> groups(std::size_t(t.nodes(lv)));
-    for (std::size_t c = 0; c < cd.classes.size(); ++c) groups[std::size_t(t.node[std::size_t(lv)][c])].push_back(cd.classes[c]);
-    j["levels"].push_back({{"level", lv}, {"threshold", t.threshold[std::size_t(lv)]}, {"nodes", t.nodes(lv)}, {"groups", groups}});
     std::cout << "level " << lv << ": threshold " << t.threshold[std::size_t(lv)] << ", " << t.nodes(lv) << " nodes";
     int merged = 0;
-    for (const auto& g : groups) merged += g.size() > 1;
+    for (const auto& g : j["levels"][std::size_t(lv)]["groups"]) merged += g.size() > 1;
     std::cout << " (" << merged << " holding several classes)\n";
   }
   std::cout << cd.classes.size() << " classes, d_0 = " << cd.d0 << "\n";

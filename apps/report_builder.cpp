@@ -81,10 +81,13 @@ std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const 
   const json& v = j["variants"][0];
   const json& repro = j.at("config").at("reproduction");
   const json cmp = repro.value("comparison", json::object());
-  const std::string base = cmp.value("baseline", ""), treat = cmp.value("treatment", "");
   std::vector<ClaimRow> rows;
   for (const auto& row : v.at("rows")) {
     if (row.value("claim", "").empty() || !row.contains("verdict")) continue;
+    // a metric with its own sides ("compare") names them; the others compare the reproduction's arms
+    const bool sides = row.contains("baseline") && row.contains("treatment");
+    const std::string base = sides ? row["baseline"].value("arm", "") : cmp.value("baseline", ""),
+                      treat = sides ? row["treatment"].value("arm", "") : cmp.value("treatment", "");
     ClaimRow r;
     r.id = row["claim"];
     r.paper = paper;
@@ -96,10 +99,17 @@ std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const 
       r.paper_value = fixed1(arms[base]["paper"]) + " -> " + fixed1(arms[treat]["paper"]);
     std::ostringstream m;
     std::string sep;
-    for (auto it = arms.begin(); it != arms.end(); ++it) {
-      m << sep << it.value().value("label", it.key()) << " " << experiments::mean_std_text(it.value());
-      sep = ", ";
-    }
+    if (sides)
+      for (const char* side : {"baseline", "treatment"}) {
+        m << sep << row[side].value("label", "") << " (" << row[side].value("path", "") << ") "
+          << experiments::mean_std_text(row[side]);
+        sep = " vs ";
+      }
+    else
+      for (auto it = arms.begin(); it != arms.end(); ++it) {
+        m << sep << it.value().value("label", it.key()) << " " << experiments::mean_std_text(it.value());
+        sep = ", ";
+      }
     m << " (" << row.value("seeds_per_arm", 0) << (row.value("seeds_per_arm", 0) == 1 ? " seed" : " seeds") << "); Welch "
       << experiments::p_value_text(row);
     r.measured = m.str();
@@ -488,8 +498,12 @@ static std::string reproduction_table(const json& summary) {
     for (const auto& a : arms)
       o << " | " << (row["arms"][a.first].contains("paper") ? fixed1(row["arms"][a.first]["paper"]) : std::string("-"));
     o << " | " << (row.contains("difference") ? fixed1(row["difference"]) + " (" + experiments::p_value_text(row) + ")"
-                                              : std::string("-"))
-      << " | " << row.value("verdict", "-") << " |\n";
+                                              : std::string("-"));
+    if (row.contains("baseline") && row.contains("treatment"))  // a metric with its own sides
+      o << ": " << row["treatment"].value("label", "") << " at `" << row["treatment"].value("path", "") << "` "
+        << experiments::mean_std_text(row["treatment"]) << " vs " << row["baseline"].value("label", "") << " at `"
+        << row["baseline"].value("path", "") << "` " << experiments::mean_std_text(row["baseline"]);
+    o << " | " << row.value("verdict", "-") << " |\n";
   }
   for (const auto& d : v.value("diagnostics", json::array())) {
     o << "| " << d.value("metric", "") << " (diagnostic)";

@@ -10,6 +10,7 @@
 #include <iomanip>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace dmlbench::experiments {
 
@@ -57,6 +58,26 @@ double sd_of(const std::vector<double>& v) {
 }
 
 }  // namespace
+
+double metric_at(const json& metrics, const std::string& dotted) {
+  const json* node = &metrics;
+  std::stringstream ss(dotted);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (node->is_array()) {
+      const bool digits = !part.empty() && part.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoull(part) >= node->size())
+        throw std::invalid_argument("metric " + dotted + ": \"" + part + "\" is not an index of an array of " +
+                                    std::to_string(node->size()));
+      node = &(*node)[std::stoull(part)];
+      continue;
+    }
+    if (!node->is_object() || !node->contains(part))
+      throw std::invalid_argument("metric " + dotted + ": no \"" + part + "\" in the run's metrics");
+    node = &(*node)[part];
+  }
+  if (!node->is_number()) throw std::invalid_argument("metric " + dotted + " is not a number (" + node->dump() + ")");
+  return node->get<double>();
+}
 
 Reproduction read_reproduction(const std::string& path, const std::string& repo_root) {
   std::ifstream in(path);
@@ -121,7 +142,7 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
   auto read_metrics = [&](const char* key, std::vector<ReproductionMetric>& out) {
     if (!j.contains(key)) return;
     for (const auto& m : j[key]) {
-      only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table"},
+      only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare"},
                 w + ": " + key);
       ReproductionMetric x;
       x.label = need_string(m, "label", w + ": metric");
@@ -136,9 +157,23 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
             throw config_error(w + ": metric " + x.label + ": paper value for \"" + it.key() + "\", not an arm");
           x.paper[it.key()] = it.value().get<double>();
         }
+      if (m.contains("compare")) {
+        const std::string cw = w + ": metric " + x.label + ": compare";
+        only_keys(m["compare"], {"baseline", "treatment"}, cw);
+        for (const char* side : {"baseline", "treatment"}) {
+          const json& sj = m["compare"].value(side, json::object());
+          only_keys(sj, {"arm", "path"}, cw + "." + side);
+          std::string arm = sj.value("arm", std::string(side) == "baseline" ? r.baseline : r.treatment);
+          if (!arm_names.count(arm)) throw config_error(cw + "." + side + " names arm \"" + arm + "\", which is not an arm");
+          (std::string(side) == "baseline" ? x.baseline_arm : x.treatment_arm) = arm;
+          (std::string(side) == "baseline" ? x.baseline_path : x.treatment_path) = sj.value("path", x.path);
+        }
+      }
+      const std::string base_arm = x.baseline_arm.empty() ? r.baseline : x.baseline_arm,
+                        treat_arm = x.treatment_arm.empty() ? r.treatment : x.treatment_arm;
       x.direction = m.value("direction", "");
-      if (x.direction.empty() && x.paper.count(r.baseline) && x.paper.count(r.treatment))
-        x.direction = x.paper[r.treatment] >= x.paper[r.baseline] ? "increase" : "decrease";
+      if (x.direction.empty() && x.paper.count(base_arm) && x.paper.count(treat_arm))
+        x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
       if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
         throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
       out.push_back(x);
@@ -198,18 +233,14 @@ Verdict judge(const std::string& direction, const WelchResult& w, std::size_t na
 json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
                        const std::map<std::string, std::vector<json>>& runs) {
   json out = {{"name", v.name}, {"change", v.change}, {"rows", json::array()}, {"diagnostics", json::array()}};
-  auto values = [&](const ReproductionMetric& m, const std::string& arm) {
+  auto values = [&](const ReproductionMetric& m, const std::string& arm, const std::string& path) {
     std::vector<double> x;
     for (const auto& metrics : runs.at(arm)) {
-      const json* node = &metrics;
-      std::stringstream ss(m.path);
-      for (std::string part; std::getline(ss, part, '.');) {
-        if (!node->is_object() || !node->contains(part))
-          throw std::runtime_error(r.file + ": metric " + m.label + ": no \"" + m.path + "\" in a run's metrics.json");
-        node = &(*node)[part];
+      try {
+        x.push_back(m.scale * metric_at(metrics, path));
+      } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(r.file + ": metric " + m.label + ": " + e.what() + " (arm " + arm + ")");
       }
-      if (!node->is_number()) throw std::runtime_error(r.file + ": metric " + m.path + " is not a number");
-      x.push_back(m.scale * node->get<double>());
     }
     return x;
   };
@@ -221,13 +252,31 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
     json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
                 {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
     for (const auto& a : r.arms) {
-      json e = entry(values(m, a.name));
+      json e = entry(values(m, a.name, m.path));
       e["label"] = a.label;
       if (m.paper.count(a.name)) e["paper"] = m.paper.at(a.name);
       row["arms"][a.name] = e;
     }
-    if (!r.baseline.empty()) {
-      const auto ta = values(m, r.treatment), ba = values(m, r.baseline);
+    if (!m.baseline_arm.empty()) {  // the metric's own sides
+      auto label_of = [&](const std::string& arm) {
+        for (const auto& a : r.arms)
+          if (a.name == arm) return a.label;
+        return arm;
+      };
+      for (const auto& [side, arm, path] : {std::tuple{"baseline", m.baseline_arm, m.baseline_path},
+                                            std::tuple{"treatment", m.treatment_arm, m.treatment_path}}) {
+        json e = entry(values(m, arm, path));
+        e["arm"] = arm;
+        e["label"] = label_of(arm);
+        e["path"] = path;
+        row[side] = e;
+      }
+    }
+    const std::string base_arm = m.baseline_arm.empty() ? r.baseline : m.baseline_arm,
+                      treat_arm = m.treatment_arm.empty() ? r.treatment : m.treatment_arm;
+    if (!base_arm.empty()) {
+      const auto ta = values(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
+                 ba = values(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
       const auto w = welch_test(ta, ba);
       row["difference"] = w.difference;
       row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
@@ -245,7 +294,7 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
   }
   for (const auto& m : r.diagnostics) {
     json row = {{"metric", m.label}, {"path", m.path}, {"arms", json::object()}};
-    for (const auto& a : r.arms) row["arms"][a.name] = entry(values(m, a.name));
+    for (const auto& a : r.arms) row["arms"][a.name] = entry(values(m, a.name, m.path));
     out["diagnostics"].push_back(row);
   }
   return out;

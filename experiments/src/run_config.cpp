@@ -72,10 +72,12 @@ const std::vector<ConfigKey>& run_config_schema() {
                                             "random initialisation)"),
       key("model.freeze_bn", "boolean", false, "keep batch-norm statistics frozen (eval mode) while training"),
       key("loss.name", "string", "triplet",
-          "triplet | nca ([XHN eq 1]) | l2nd ([XHN eq 16]) | margin ([LCC] Sec 3, learnable beta) | contrastive | ms",
-          {"triplet", "nca", "l2nd", "margin", "contrastive", "ms"}),
+          "triplet | nca ([XHN eq 1]) | l2nd ([XHN eq 16]) | margin ([LCC] Sec 3, learnable beta) | contrastive | ms | "
+          "htl ([HTL] Sec 3.3: all triplets of the batch, the class tree's dynamic violate margin)",
+          {"triplet", "nca", "l2nd", "margin", "contrastive", "ms", "htl"}),
       ranged(key("loss.margin", "number", 0.2, "triplet margin, margin-loss alpha, contrastive alpha"), 0, 1e6, true),
-      key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine",
+      key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine (htl: euclidean "
+                                                "as [HTL] prints it, or squared)",
           {"squared", "euclidean", "cosine"}),
       ranged(key("loss.scale", "number", 1.0, "nca: the similarity scale s"), 0, 1e6, true),
       ranged(key("loss.beta0", "number", 1.2, "margin loss: initial beta"), -1e6, 1e6),
@@ -90,6 +92,17 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("loss.trim", "number", 0.0, "triplet, nca, l2nd: the fraction of each batch's triplets with the "
                                              "highest loss left out of the gradient ([LCC] Sec 5.2.5 trimmed loss)"),
              0, 1, false, true),
+      ranged(key("loss.htl_beta", "number", 0.1, "htl: beta of the dynamic violate margin ([HTL]: 0.1)"), 0, 4),
+      ranged(key("loss.htl_levels", "integer", 15, "htl: tree levels above the leaves ([HTL]: 16 with the leaves)"), 1,
+             1000),
+      key("loss.htl_linkage", "string", "average", "htl: how merged nodes' distance is taken (the slides do not say): "
+                                                   "single | average | complete",
+          {"single", "average", "complete"}),
+      ranged(key("loss.htl_update_epochs", "integer", 1, "htl: rebuild the class tree from the training set every this "
+                                                         "many epochs ([HTL] Algorithm 1: 1); until the first tree, the "
+                                                         "margin is loss.margin and batches are class-balanced; 0: never "
+                                                         "(the triplet loss over all triplets, an ablation)"),
+             0, 1e6),
       key("miner.name", "string", "EPHN",
           "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted | "
           "eps-distance-weighted ([LCC] EPS + Dist-Margin)",
@@ -101,6 +114,12 @@ const std::vector<ConfigKey>& run_config_schema() {
           {"auto", "cosine", "neg-squared-distance"}),
       ranged(key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
       ranged(key("batch.per_class", "integer", 64, "images per class in a batch (n)"), 2, 1e6),
+      key("batch.sampler", "string", "class-balanced", "class-balanced (random classes) | anchor-neighbour ([HTL] A-N "
+                                                       "sampling, loss.name = htl: batch.classes / classes_per_anchor "
+                                                       "random anchors, each with its nearest classes by the tree)",
+          {"class-balanced", "anchor-neighbour"}),
+      ranged(key("batch.classes_per_anchor", "integer", 2, "anchor-neighbour: m, an anchor class and its m - 1 "
+                                                           "nearest classes"), 1, 1e6),
       key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", {"adam", "sgd"}),
       ranged(key("optimizer.lr", "number", 1e-3, "learning rate"), 0, 1e3, true),
       ranged(key("optimizer.head_lr", "number", 0.0, "learning rate of the embedding head (0: the same as lr)"), 0,
@@ -133,6 +152,9 @@ const std::vector<ConfigKey>& run_config_schema() {
           "apart (single linkage of their centroids; empty: not measured)"),
       key("eval.triplet_accuracy_set", "string", "", "a set whose held-out triplets (train level, random positive "
                                                      "and negative) are scored before and after (empty: none)"),
+      key("eval.tree_groups", "string", "", "a coarser label level (e.g. alphabet): build the [HTL] class tree of the "
+                                            "final training embeddings and score the level closest to it in node count "
+                                            "by purity and NMI against it (empty: not measured)"),
       key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
                                             "the triplet-accuracy set ([XHN] Fig 6)"),
   };
@@ -345,16 +367,21 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
              B("model.normalize"), B("model.freeze_bn")};
   c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
-            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim")};
+            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim"),
+            D("loss.htl_beta"), int(I("loss.htl_levels")), S("loss.htl_linkage"), int(I("loss.htl_update_epochs"))};
   c.miner = {S("miner.name"), S("miner.similarity")};
-  c.batch = {int(I("batch.classes")), int(I("batch.per_class"))};
+  c.batch = {int(I("batch.classes")), int(I("batch.per_class")), S("batch.sampler"), int(I("batch.classes_per_anchor"))};
+  if (c.batch.sampler == "anchor-neighbour" && c.batch.classes % c.batch.classes_per_anchor != 0)
+    throw config_error(origin + ": batch.sampler = anchor-neighbour: batch.classes (" + std::to_string(c.batch.classes) +
+                       ") must be a multiple of batch.classes_per_anchor (" +
+                       std::to_string(c.batch.classes_per_anchor) + "), l' anchors of m classes each");
   c.optimizer = {S("optimizer.name"), D("optimizer.lr"), D("optimizer.head_lr"), D("optimizer.momentum"),
                  D("optimizer.weight_decay")};
   c.schedule = {int(I("schedule.epochs")), long(I("schedule.steps_per_epoch")), IL("schedule.decay_epochs"),
                 D("schedule.decay_factor"), long(I("schedule.max_steps"))};
   c.eval = {SL("eval.sets"), SL("eval.levels"), IL("eval.ks"), S("eval.metric"), int(I("eval.nmi_plus_factor")),
             B("eval.every_epoch"), B("eval.nmi"), SL("eval.curve_sets"), SL("eval.subclusters"),
-            S("eval.triplet_accuracy_set"), B("eval.scatter")};
+            S("eval.triplet_accuracy_set"), B("eval.scatter"), S("eval.tree_groups")};
   if (!c.eval.subclusters.empty() && c.eval.subclusters.size() != 2)
     throw config_error(origin + ": eval.subclusters names two levels, coarse then fine (or none)");
   if (c.eval.ks.empty()) throw config_error(origin + ": eval.ks must name at least one K");

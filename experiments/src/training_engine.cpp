@@ -1,24 +1,33 @@
 #include "dmlbench/experiments/training_engine.hpp"
 
+#include "dmlbench/experiments/anchor_neighbour_sampler.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/batch_miner.hpp"
 #include "dmlbench/experiments/class_balanced_sampler.hpp"
+#include "dmlbench/experiments/class_tree_json.hpp"
+#include "dmlbench/experiments/class_tree_margins.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
+#include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 #include "dmlbench/experiments/metric_losses.hpp"
 #include "dmlbench/experiments/npy_file.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 #include "dmlbench/experiments/subcluster_count.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/trimmed_loss.hpp"
+#include "dmlbench/theory/hierarchy_recovery.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -29,21 +38,12 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 namespace F = torch::nn::functional;
 
-double metric_value(const json& metrics, const std::string& dotted) {
-  const json* node = &metrics;
-  std::stringstream ss(dotted);
-  for (std::string part; std::getline(ss, part, '.');) {
-    if (!node->is_object() || !node->contains(part))
-      throw std::invalid_argument("metric " + dotted + ": no \"" + part + "\" in the run's metrics");
-    node = &(*node)[part];
-  }
-  if (!node->is_number()) throw std::invalid_argument("metric " + dotted + " is not a number (" + node->dump() + ")");
-  return node->get<double>();
-}
+double metric_value(const json& metrics, const std::string& dotted) { return metric_at(metrics, dotted); }
 
 namespace {
 
 bool cosine_loss(const RunConfig& c) {
+  if (c.loss.name == "htl") return true;  // [HTL]: unit-length features (the tree's thresholds assume them)
   return c.loss.name == "nca" || c.loss.name == "l2nd" || c.loss.name == "ms" ||
          (c.loss.name == "triplet" && c.loss.distance == "cosine");
 }
@@ -73,10 +73,34 @@ void check_config(const RunConfig& c, const TrainingData& d, const std::string& 
   if (c.loss.trim > 0 && c.loss.name != "triplet" && c.loss.name != "nca" && c.loss.name != "l2nd")
     throw config_error("loss.trim = " + std::to_string(c.loss.trim) + ": the trimmed loss applies to the triplet "
                        "losses (triplet, nca, l2nd), not to loss.name = " + c.loss.name);
+  if (c.loss.name == "htl" && c.loss.distance == "cosine")
+    throw config_error("loss.name = htl compares Euclidean distances: loss.distance = euclidean (as [HTL] prints it) or "
+                       "squared (the units of its margin), not cosine");
+  if (c.batch.sampler == "anchor-neighbour" && c.loss.name != "htl")
+    throw config_error("batch.sampler = anchor-neighbour draws neighbours by the class tree of loss.name = htl, not " +
+                       c.loss.name);
+  if (c.batch.sampler == "anchor-neighbour" && c.loss.htl_update_epochs == 0)
+    throw config_error("batch.sampler = anchor-neighbour needs a class tree: loss.htl_update_epochs = 0 never builds one");
+  if (!c.eval.tree_groups.empty()) d.train.level_index(c.eval.tree_groups);
+  if (c.batch.sampler == "anchor-neighbour") {  // each class must give t distinct images
+    std::map<std::int64_t, std::int64_t> count;
+    for (auto y : d.train.labels[std::size_t(d.train.level_index(train_level))]) ++count[y];
+    for (const auto& [y, n] : count)
+      if (n < c.batch.per_class)
+        throw config_error("batch.sampler = anchor-neighbour draws batch.per_class = " +
+                           std::to_string(c.batch.per_class) + " distinct images per class, but training class " +
+                           std::to_string(y) + " has " + std::to_string(n));
+  }
   if (c.eval.scatter && c.eval.triplet_accuracy_set.empty())
     throw config_error("eval.scatter logs the set named by eval.triplet_accuracy_set: name one");
   std::set<std::int64_t> classes(d.train.labels[std::size_t(d.train.level_index(train_level))].begin(),
                                  d.train.labels[std::size_t(d.train.level_index(train_level))].end());
+  if (c.loss.name == "htl")
+    for (auto y : classes)
+      if (std::count(d.train.labels[std::size_t(d.train.level_index(train_level))].begin(),
+                     d.train.labels[std::size_t(d.train.level_index(train_level))].end(), y) < 2)
+        throw config_error("loss.name = htl: training class " + std::to_string(y) +
+                           " has one image; the tree's average inner distance s_c needs two");
   if (int(classes.size()) < c.batch.classes)
     throw config_error("batch.classes = " + std::to_string(c.batch.classes) + " but the training split has " +
                        std::to_string(classes.size()) + " classes at level " + train_level);
@@ -206,6 +230,41 @@ std::string fmt_seconds(double s) {
   return o.str();
 }
 
+// The [HTL] class tree of the training split's embeddings at the training level (tree parameters from loss.htl_*).
+ClassTreeMargins tree_of_training_set(const RunConfig& c, EmbeddingModel& model, const LabeledSplit& train,
+                                      const std::string& train_level, torch::Device dev) {
+  return class_tree_margins(embed_set(model, train, dev, true), train.labels[std::size_t(train.level_index(train_level))],
+                            c.loss.htl_levels, theory::linkage_from_name(c.loss.htl_linkage), c.loss.htl_beta);
+}
+
+// How well the tree's level closest in node count to the coarse level's groups recovers them (purity, NMI), and the
+// same level against the groups shuffled over the classes (pinned seed): the chance reference.
+json tree_recovery(const ClassTreeMargins& t, const LabeledSplit& train, const std::string& train_level,
+                   const std::string& coarse_level, std::uint64_t seed) {
+  const auto& fine = train.labels[std::size_t(train.level_index(train_level))];
+  const auto& coarse = train.labels[std::size_t(train.level_index(coarse_level))];
+  std::map<std::int64_t, std::map<std::int64_t, int>> votes;  // class -> coarse label -> items
+  for (std::size_t i = 0; i < fine.size(); ++i) ++votes[fine[i]][coarse[i]];
+  std::vector<std::int64_t> known;
+  int mixed = 0;
+  for (auto y : t.distances.classes) {
+    const auto& v = votes.at(y);
+    known.push_back(std::max_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.second < b.second; })->first);
+    mixed += v.size() > 1;
+  }
+  const auto r = theory::closest_level_agreement(t.tree.node, known);
+  auto shuffled = known;
+  std::mt19937_64 rng(seed * 6364136223846793005ULL + 1442695040888963407ULL);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  const auto& level = t.tree.node[std::size_t(r.level)];
+  const auto chance = theory::partition_agreement(std::vector<std::int64_t>(level.begin(), level.end()), shuffled);
+  return {{"groups", coarse_level}, {"group_count", r.agreement.groups_b}, {"classes", known.size()},
+          {"classes_in_several_groups", mixed}, {"level", r.level}, {"nodes", r.nodes},
+          {"threshold", t.tree.threshold[std::size_t(r.level)]}, {"purity", r.agreement.purity},
+          {"inverse_purity", r.agreement.inverse_purity}, {"nmi", r.agreement.nmi},
+          {"nmi_shuffled_groups", chance.nmi}, {"purity_shuffled_groups", chance.purity}};
+}
+
 }  // namespace
 
 json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
@@ -219,6 +278,18 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   const std::vector<int> train_labels(train_y_vec.begin(), train_y_vec.end());
   const auto train_y = torch::tensor(train_y_vec, torch::kInt64);
   const auto num_classes = std::int64_t(std::set<std::int64_t>(train_y_vec.begin(), train_y_vec.end()).size());
+  // [HTL]: each training class's position among the sorted distinct labels (the margin table's rows), its items
+  const std::vector<std::int64_t> class_labels = [&] {
+    const std::set<std::int64_t> u(train_y_vec.begin(), train_y_vec.end());
+    return std::vector<std::int64_t>(u.begin(), u.end());
+  }();
+  std::vector<std::int64_t> class_pos(train_y_vec.size());
+  std::vector<std::vector<std::int64_t>> items_by_class(class_labels.size());
+  for (std::size_t i = 0; i < train_y_vec.size(); ++i) {
+    class_pos[i] = std::lower_bound(class_labels.begin(), class_labels.end(), train_y_vec[i]) - class_labels.begin();
+    items_by_class[std::size_t(class_pos[i])].push_back(std::int64_t(i));
+  }
+  const auto train_class_pos = torch::tensor(class_pos, torch::kInt64);
 
   torch::manual_seed(c.seed);
   EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
@@ -265,13 +336,20 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
 
   fs::create_directories(o.out_dir);
   const fs::path out(o.out_dir), ck_model = out / "checkpoint_model.pt", ck_opt = out / "checkpoint_optim.pt",
-                 ck_loss = out / "checkpoint_loss.pt", ck_meta = out / "checkpoint.json";
+                 ck_loss = out / "checkpoint_loss.pt", ck_meta = out / "checkpoint.json",
+                 ck_tree = out / "checkpoint_htl_tree.pt";
   const json head = {{"config", c.resolved}, {"git_revision", o.git_revision}, {"seed", c.seed}};
   int epoch0 = 0;
   long steps = 0;
   double first_loss = 0, last_loss = 0, acc_before = 0, train_seconds = 0;
   std::int64_t skipped = 0;
-  json scatter_rows = json::array(), curve = json::array();
+  json scatter_rows = json::array(), curve = json::array(), step_rows = json::array(), active_by_epoch = json::object();
+  // [HTL] Algorithm 1: the margin is loss.margin for every class pair and batches are class-balanced until the first
+  // tree; each tree replaces the margin table and the class distances of A-N sampling
+  const bool htl = c.loss.name == "htl";
+  torch::Tensor htl_margins = torch::full({num_classes, num_classes}, c.loss.margin, torch::kFloat32).to(dev);
+  std::vector<double> htl_distances;
+  int trees_built = 0, last_tree_epoch = 0;
 
   const LabeledSplit* acc_set = c.eval.triplet_accuracy_set.empty() ? nullptr : &data.eval_set(c.eval.triplet_accuracy_set);
   MinedTriplets check_triplets;
@@ -295,6 +373,17 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     acc_before = meta["triplet_accuracy_before"];
     scatter_rows = meta["scatter"];
     curve = meta["curve"];
+    step_rows = meta.value("steps_log", json::array());
+    active_by_epoch = meta.value("active_by_epoch", json::object());
+    trees_built = meta.value("trees_built", 0);
+    last_tree_epoch = meta.value("last_tree_epoch", 0);
+    if (htl && trees_built > 0) {
+      std::vector<torch::Tensor> tree;
+      torch::load(tree, ck_tree.string());
+      htl_margins = tree.at(0).to(dev);
+      const auto dist = tree.at(1).contiguous();
+      htl_distances.assign(dist.data_ptr<double>(), dist.data_ptr<double>() + dist.numel());
+    }
     log << "[train] resumed " << o.out_dir << " after epoch " << epoch0 << "\n";
   }
   const MinerConfig miner = named_miner(c.miner.name);
@@ -314,19 +403,26 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       opt->param_groups()[g].options().set_lr(base_lr[g] * std::pow(c.schedule.decay_factor, decays));
     ClassBalancedSampler sampler(train_labels, c.batch.classes, c.batch.per_class,
                                  c.seed * 1000003ULL + std::uint64_t(epoch));
+    // [HTL] A-N sampling once a tree exists: l' = classes / m anchors, each with its m - 1 nearest classes
+    const bool anchor_neighbour = c.batch.sampler == "anchor-neighbour" && !htl_distances.empty();
+    std::mt19937_64 an_rng(c.seed * 1000003ULL + std::uint64_t(epoch) + 0x9e3779b97f4a7c15ULL);
+    const AnchorNeighbourConfig an{c.batch.classes / c.batch.classes_per_anchor, c.batch.classes_per_anchor,
+                                   c.batch.per_class};
+    auto next_batch = [&]() -> std::vector<std::int64_t> {
+      if (anchor_neighbour) return anchor_neighbour_batch(htl_distances, items_by_class, an, an_rng);
+      const auto b = sampler.next_batch();
+      return {b.begin(), b.end()};
+    };
     // A file-backed training set decodes the epoch's batches ahead on the loader's threads; the plan is drawn up
     // front, which draws the sampler exactly as the loop below would.
     BatchStream stream;
     std::vector<std::vector<std::int64_t>> plan;
     if (data.train.stream) {
-      for (long s = 0; s < per_epoch; ++s) {
-        const auto b = sampler.next_batch();
-        plan.emplace_back(b.begin(), b.end());
-      }
+      for (long s = 0; s < per_epoch; ++s) plan.push_back(next_batch());
       stream = data.train.stream(plan, c.seed, std::uint64_t(epoch));
     }
-    double loss_sum = 0;
-    long n_steps = 0;
+    double loss_sum = 0, active_sum = 0;
+    long n_steps = 0, active_steps = 0;
     auto last_note = std::chrono::steady_clock::now();
     for (long s = 0; s < per_epoch; ++s) {
       if (c.schedule.max_steps >= 0 && steps >= c.schedule.max_steps) {
@@ -340,15 +436,21 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         bi = plan[std::size_t(s)];
         x = stream().to(dev);
       } else {
-        const auto b = sampler.next_batch();
-        bi.assign(b.begin(), b.end());
+        bi = next_batch();
         x = data.train.images(bi, true, c.seed * 2654435761ULL + std::uint64_t(steps)).to(dev);
       }
       const auto y = train_y.index({torch::tensor(bi, torch::kInt64)}).to(dev);
       auto e = model.forward(x);
       if (c.model.normalize) e = F::normalize(e, F::NormalizeFuncOptions().dim(1));
       torch::Tensor loss;
-      if (c.loss.name == "contrastive") {
+      std::optional<double> active;  // the fraction of the loss's triplets that violate their margin
+      auto active_of = [](const torch::Tensor& terms) { return terms.detach().gt(0).to(torch::kFloat64).mean().item<double>(); };
+      if (c.loss.name == "htl") {  // [HTL] Sec 3.3: all triplets of the batch
+        const auto r = hierarchical_triplet_loss_all(e, train_class_pos.index({torch::tensor(bi, torch::kInt64)}).to(dev),
+                                                     htl_margins, c.loss.distance == "squared");
+        loss = r.loss;
+        active = r.active;
+      } else if (c.loss.name == "contrastive") {
         loss = contrastive_loss(e, y, c.loss.margin);
       } else if (c.loss.name == "ms") {
         loss = multi_similarity_loss(e, y, c.loss.ms_alpha, c.loss.ms_beta, c.loss.ms_lambda, c.loss.ms_epsilon,
@@ -366,9 +468,12 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
                              : c.loss.name == "nca"   ? nca_triplet_terms(e, t, c.loss.scale)
                                                       : second_order_triplet_terms(e, t);
           loss = trimmed_mean(terms, c.loss.trim);
-        } else if (c.loss.name == "triplet")
-          loss = triplet_margin_loss(e, t, c.loss.margin, distance);
-        else if (c.loss.name == "nca")
+          if (c.loss.name == "triplet") active = active_of(terms);
+        } else if (c.loss.name == "triplet") {
+          const auto terms = triplet_margin_terms(e, t, c.loss.margin, distance);  // triplet_margin_loss's terms
+          loss = terms.mean();
+          active = active_of(terms);
+        } else if (c.loss.name == "nca")
           loss = nca_triplet_loss(e, t, c.loss.scale);
         else if (c.loss.name == "l2nd")
           loss = second_order_triplet_loss(e, t);
@@ -385,6 +490,11 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       loss_sum += lv;
       ++n_steps;
       ++steps;
+      if (active) {
+        active_sum += *active;
+        ++active_steps;
+      }
+      step_rows.push_back({steps, epoch + 1, lv, active ? json(*active) : json(nullptr)});
       if (std::chrono::duration<double>(std::chrono::steady_clock::now() - last_note).count() > 30) {
         last_note = std::chrono::steady_clock::now();
         const double el = std::chrono::duration<double>(last_note - t0).count();
@@ -398,6 +508,28 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     const double mean_loss = loss_sum / double(n_steps);
     if (epoch == 0) first_loss = mean_loss;
     last_loss = mean_loss;
+    // stopped by schedule.max_steps inside the epoch: no tree, curve point or checkpoint of a partial epoch (a resumed
+    // run redoes the epoch from its start, as after a kill)
+    if (n_steps < per_epoch) break;
+    if (active_steps > 0) active_by_epoch[std::to_string(epoch + 1)] = active_sum / double(active_steps);
+    if (htl && c.loss.htl_update_epochs > 0 && (epoch + 1) % c.loss.htl_update_epochs == 0) {
+      // [HTL] Algorithm 1 step 7: the tree of the current model's training embeddings, for the epochs that follow
+      const auto tree = tree_of_training_set(c, model, data.train, train_level, dev);
+      htl_margins = tree.margins.to(dev, torch::kFloat32);
+      htl_distances = tree.distance_table;
+      ++trees_built;
+      last_tree_epoch = epoch + 1;
+      write_file_atomically((out / "htl_tree.json").string(),
+                            class_tree_json(tree.distances, tree.tree,
+                                            {{"run", c.name}, {"seed", c.seed}, {"after_epoch", epoch + 1},
+                                             {"level", train_level}, {"levels", c.loss.htl_levels},
+                                             {"linkage", c.loss.htl_linkage}, {"beta", c.loss.htl_beta}})
+                                    .dump(1) + "\n");
+      log << "[train]   class tree " << trees_built << ": " << tree.distances.classes.size() << " classes, d_0 = "
+          << std::setprecision(3) << tree.distances.d0 << ", nodes per level";
+      for (int l = 0; l <= tree.tree.levels(); ++l) log << " " << tree.tree.nodes(l);
+      log << "\n";
+    }
     if (c.eval.scatter) {  // [XHN] Fig 6: each anchor's easiest positive and hardest negative, cosine similarity
       const auto h = F::normalize(embed_set(model, *acc_set, dev, c.model.normalize), F::NormalizeFuncOptions().dim(1));
       auto sim = h.matmul(h.t());
@@ -412,6 +544,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     }
     if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a): no NMI, no MAP@R
       json point = {{"epoch", epoch + 1}, {"step", steps}, {"loss", mean_loss}, {"eval", json::object()}};
+      if (active_steps > 0) point["active_triplets"] = active_sum / double(active_steps);
       for (const auto& name : c.eval.curve_sets.empty() ? eval_sets(c, data) : c.eval.curve_sets) {
         const auto& s = data.eval_set(name);
         point["eval"][name] = evaluate_set(c, embed_set(model, s, dev, c.model.normalize), s, false, false);
@@ -427,10 +560,17 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       torch::save(margin_loss, ck_loss.string() + ".tmp");
       fs::rename(ck_loss.string() + ".tmp", ck_loss);
     }
+    if (htl && trees_built > 0) {
+      torch::save(std::vector<torch::Tensor>{htl_margins.cpu(), torch::tensor(htl_distances, torch::kFloat64)},
+                  ck_tree.string() + ".tmp");
+      fs::rename(ck_tree.string() + ".tmp", ck_tree);
+    }
     write_file_atomically(ck_meta.string(), json{{"config", c.resolved}, {"epochs_done", epoch + 1}, {"steps", steps},
                                                  {"first_loss", first_loss}, {"last_loss", last_loss},
                                                  {"skipped_anchors", skipped}, {"triplet_accuracy_before", acc_before},
-                                                 {"scatter", scatter_rows}, {"curve", curve}}
+                                                 {"scatter", scatter_rows}, {"curve", curve},
+                                                 {"steps_log", step_rows}, {"active_by_epoch", active_by_epoch},
+                                                 {"trees_built", trees_built}, {"last_tree_epoch", last_tree_epoch}}
                                                 .dump());
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log << "[train] " << c.name << " " << c.miner.name << " seed " << c.seed << ": epoch " << epoch + 1 << "/"
@@ -445,6 +585,21 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   metrics["first_loss"] = first_loss;
   metrics["last_loss"] = last_loss;
   metrics["skipped_anchors"] = skipped;
+  if (!active_by_epoch.empty()) {  // [HTL] Sec 3.1: the triplets that still violate their margin, per epoch
+    metrics["active_triplets"] = {{"first_epoch", active_by_epoch.begin().value()},
+                                  {"last_epoch", (--active_by_epoch.end()).value()}, {"by_epoch", active_by_epoch}};
+  }
+  if (htl) metrics["htl"] = {{"trees_built", trees_built}, {"last_tree_epoch", last_tree_epoch}};
+  if (!c.eval.tree_groups.empty()) {  // beyond [HTL]: does the tree of the final embeddings recover a known grouping?
+    const auto tree = tree_of_training_set(c, model, data.train, train_level, dev);
+    metrics["tree"] = tree_recovery(tree, data.train, train_level, c.eval.tree_groups, c.seed);
+    write_file_atomically((out / "class_tree.json").string(),
+                          class_tree_json(tree.distances, tree.tree,
+                                          {{"run", c.name}, {"seed", c.seed}, {"from", "final training embeddings"},
+                                           {"level", train_level}, {"levels", c.loss.htl_levels},
+                                           {"linkage", c.loss.htl_linkage}, {"groups", c.eval.tree_groups}})
+                                  .dump(1) + "\n");
+  }
   json ev = json::object();
   std::ostringstream csv;
   csv << "# " << head.dump() << "\nsplit";
@@ -513,6 +668,14 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     sc << "# " << h.dump() << "\nepoch,s_ap,s_an\n";
     for (const auto& row : scatter_rows) sc << row[0] << "," << row[1].get<double>() << "," << row[2].get<double>() << "\n";
     write_file_atomically((out / "scatter.csv").string(), sc.str());
+  }
+  {
+    std::ostringstream st;  // per step: the loss and the fraction of active triplets ([HTL] Sec 3.1)
+    st << "# " << head.dump() << "\nstep,epoch,loss,active_triplets\n";
+    for (const auto& r : step_rows)
+      st << r[0] << "," << r[1] << "," << std::setprecision(9) << r[2].get<double>() << ","
+         << (r[3].is_null() ? std::string() : std::to_string(r[3].get<double>())) << "\n";
+    write_file_atomically((out / "train_steps.csv").string(), st.str());
   }
   write_file_atomically((out / "metrics.json").string(), metrics.dump(2) + "\n");
   return metrics;

@@ -322,3 +322,55 @@ TEST_CASE("hierarchical triplet loss: hand value, the plain triplet loss with a 
   const auto terms = (a - p).norm(2, 1) - (a - n).norm(2, 1) + margin_of;
   CHECK(terms.abs().min().item<double>() > 1e-4);  // the kink check the tolerance relies on
 }
+
+TEST_CASE("HTL over all triplets of the batch equals the triplet-by-triplet loss over them, and counts the active ones "
+          "[HTL Sec 3.3]",
+          "[experiments][losses][HTL]") {
+  const auto x0 = random_unit(12, 4, 23);
+  const auto y = torch::tensor({0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 3}, torch::kInt64);
+  auto tree = torch::full({4, 4}, 1.1, torch::kFloat64);
+  tree[0][1] = tree[1][0] = 0.3;
+  tree[2][3] = 0.5;
+  tree[3][2] = 0.6;  // s_{y_a} differs by anchor class: the table need not be symmetric
+  // the triplets [HTL] counts: every ordered (a, p) of a class, p != a, with every n of another class
+  std::vector<std::int64_t> A, P, N;
+  for (int a = 0; a < 12; ++a)
+    for (int p = 0; p < 12; ++p)
+      for (int n = 0; n < 12; ++n)
+        if (p != a && y[a].item<std::int64_t>() == y[p].item<std::int64_t>() &&
+            y[n].item<std::int64_t>() != y[a].item<std::int64_t>()) {
+          A.push_back(a);
+          P.push_back(p);
+          N.push_back(n);
+        }
+  MinedTriplets t;
+  t.anchors = torch::tensor(A, torch::kInt64);
+  t.positives = torch::tensor(P, torch::kInt64);
+  t.negatives = torch::tensor(N, torch::kInt64);
+  const auto all = hierarchical_triplet_loss_all(x0, y, tree);
+  CHECK(all.triplets == std::int64_t(A.size()));  // 3*2*9 + 3*2*9 + 2*1*10 + 4*3*8 = 224
+  CHECK(all.triplets == 224);
+  // the two compute |a - b| differently (Gram matrix vs differences): 1e-12 relative
+  CHECK_THAT(all.loss.item<double>(), WithinRel(hierarchical_triplet_loss(x0, y, t, tree).item<double>(), 1e-12));
+  const auto a = x0.index({t.anchors}), p = x0.index({t.positives}), n = x0.index({t.negatives});
+  const auto terms = (a - p).norm(2, 1) - (a - n).norm(2, 1) + tree.index({y.index({t.anchors}), y.index({t.negatives})});
+  const double active = terms.gt(0).to(torch::kFloat64).mean().item<double>();
+  CHECK_THAT(all.active, WithinAbs(active, 1e-15));
+  CHECK(all.active > 0.0);
+  CHECK(all.active < 1.0);  // the check above is not vacuous at this seed
+  // negative control: a larger margin for one class pair changes the loss
+  auto wider = tree.clone();
+  wider[0][2] = 1.9;
+  CHECK(std::abs(hierarchical_triplet_loss_all(x0, y, wider).loss.item<double>() - all.loss.item<double>()) > 1e-4);
+  // gradient against the triplet-by-triplet form's autograd (checked against finite differences above)
+  auto xa = x0.clone().requires_grad_(true), xb = x0.clone().requires_grad_(true);
+  hierarchical_triplet_loss_all(xa, y, tree).loss.backward();
+  hierarchical_triplet_loss(xb, y, t, tree).backward();
+  CHECK(max_abs(xa.grad() - xb.grad()) < 1e-9);  // the 1e-12 inside each root differs at the diagonal only
+  // squared distances (the units of alpha_z): the two forms agree too, and differ from the plain-distance loss
+  const auto sq = hierarchical_triplet_loss_all(x0, y, tree, true);
+  CHECK_THAT(sq.loss.item<double>(), WithinRel(hierarchical_triplet_loss(x0, y, t, tree, true).item<double>(), 1e-12));
+  CHECK(std::abs(sq.loss.item<double>() - all.loss.item<double>()) > 1e-3);
+  CHECK_THROWS_WITH(hierarchical_triplet_loss_all(x0, torch::zeros({12}, torch::kInt64), tree),
+                    Catch::Contains("no triplet in the batch"));
+}

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 using namespace dmlbench::experiments;
 using json = nlohmann::ordered_json;
@@ -165,4 +166,67 @@ TEST_CASE("verdicts: the paper's direction with p < alpha is verified, the oppos
   CHECK(mean_std_text(json{{"mean", 41.25}, {"std", nullptr}}) == "41.2 (1 seed)");
   CHECK(mean_std_text(json{{"mean", 41.25}, {"std", 2.0}}) == "41.2 +- 2.0");
   CHECK(p_value_text(json{{"p_value", nullptr}, {"seeds_per_arm", 1}}) == "n/a (1 seed)");
+}
+
+TEST_CASE("metric paths: object keys and 0-based array indices, with an error naming the missing part",
+          "[experiments][reproduction]") {
+  const json m = json::parse(R"({"curve": [{"r1": 0.25}, {"r1": 0.5}], "eval": {"test": {"recall_at_k": {"1": 0.75}}}})");
+  CHECK(metric_at(m, "curve.1.r1") == 0.5);
+  CHECK(metric_at(m, "curve.0.r1") == 0.25);
+  CHECK(metric_at(m, "eval.test.recall_at_k.1") == 0.75);
+  CHECK_THROWS_WITH(metric_at(m, "curve.2.r1"), Catch::Contains("\"2\" is not an index of an array of 2"));
+  CHECK_THROWS_WITH(metric_at(m, "curve.x.r1"), Catch::Contains("\"x\" is not an index"));
+  CHECK_THROWS_WITH(metric_at(m, "eval.train"), Catch::Contains("no \"train\""));
+  CHECK_THROWS_WITH(metric_at(m, "eval.test"), Catch::Contains("is not a number"));
+}
+
+TEST_CASE("a metric with its own sides compares one arm early in its curve with another at the end, and one arm "
+          "with itself", "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-compare";
+  fs::create_directories(dir);
+  const json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "HTL", "where": "Sec 4", "config": "experiments/configs/htl-omniglot-proxy.json",
+    "arms": [{"name": "base", "label": "B", "set": {}}, {"name": "new", "label": "N", "set": {}}],
+    "profiles": {"quick": {"seeds": 3}},
+    "comparison": {"baseline": "base", "treatment": "new"},
+    "metrics": [
+      {"label": "final", "path": "curve.1.r1", "direction": "increase", "claim": "c-final"},
+      {"label": "early new vs final base", "path": "curve.1.r1", "direction": "increase", "claim": "c-early",
+       "compare": {"baseline": {"path": "curve.1.r1"}, "treatment": {"path": "curve.0.r1"}}},
+      {"label": "base first vs last", "path": "active.last", "direction": "decrease", "claim": "c-active",
+       "compare": {"baseline": {"arm": "base", "path": "active.first"}, "treatment": {"arm": "base"}}}
+    ]})");
+  std::ofstream(dir / "r.json") << file.dump();
+  const auto r = read_reproduction((dir / "r.json").string(), kRepo);
+  REQUIRE(r.metrics.size() == 3);
+  CHECK(r.metrics[1].treatment_arm == "new");
+  CHECK(r.metrics[1].treatment_path == "curve.0.r1");
+  CHECK(r.metrics[2].treatment_arm == "base");
+  auto run = [](double early, double late, double first, double last) {
+    return json{{"curve", json::array({json{{"r1", early}}, json{{"r1", late}}})},
+                {"active", json{{"first", first}, {"last", last}}}};
+  };
+  std::map<std::string, std::vector<json>> runs;
+  runs["base"] = {run(0.1, 0.50, 0.9, 0.2), run(0.1, 0.52, 0.8, 0.3), run(0.1, 0.51, 0.85, 0.25)};
+  runs["new"] = {run(0.6, 0.70, 0.5, 0.5), run(0.61, 0.71, 0.5, 0.5), run(0.62, 0.72, 0.5, 0.5)};
+  const auto v = summarize_variant(r, ReproductionVariant{"default", "", {}}, runs);
+  const auto& rows = v["rows"];
+  CHECK_THAT(rows[0]["difference"].get<double>(), Catch::WithinAbs(0.71 - 0.51, 1e-12));  // final new - final base
+  CHECK_THAT(rows[1]["difference"].get<double>(), Catch::WithinAbs(0.61 - 0.51, 1e-12));  // early new - final base
+  CHECK(rows[1]["treatment"]["path"] == "curve.0.r1");
+  CHECK(rows[1]["verdict"] == "verified");
+  CHECK_THAT(rows[2]["difference"].get<double>(), Catch::WithinAbs(0.25 - 0.85, 1e-12));  // base: last - first
+  CHECK(rows[2]["verdict"] == "verified");
+  // negative control: without its own sides the first-vs-last metric compares the arms at "active.last" (new 0.5 vs
+  // base 0.25, against the stated decrease): refuted, not verified
+  json plain = file;
+  plain["metrics"][2].erase("compare");
+  std::ofstream(dir / "r.json") << plain.dump();
+  const auto r2 = read_reproduction((dir / "r.json").string(), kRepo);
+  CHECK(summarize_variant(r2, ReproductionVariant{"default", "", {}}, runs)["rows"][2]["verdict"] == "refuted");
+  json bad = file;
+  bad["metrics"][1]["compare"]["treatment"]["arm"] = "nope";
+  std::ofstream(dir / "r.json") << bad.dump();
+  CHECK_THROWS_WITH(read_reproduction((dir / "r.json").string(), kRepo), Catch::Contains("names arm \"nope\""));
+  fs::remove_all(dir);
 }

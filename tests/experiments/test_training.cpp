@@ -240,3 +240,77 @@ TEST_CASE("the engine trains small-conv and resnet18 on the digits with frozen b
                               {fresh_dir("dmlbench-model-pretrained"), false, ""}, std::cerr),
                     Catch::Contains("/nonexistent/w.safetensors: cannot open the weights file"));
 }
+
+// [HTL] Algorithm 1 through the engine on six digit classes: the first epoch class-balanced with margin loss.margin,
+// then a tree per epoch (A-N batches, dynamic margins), the per-step active-triplet log, the final tree scored against
+// the parity grouping, and a resume that must restore the tree of the checkpoint.
+TEST_CASE("HTL training: a class tree per epoch, A-N batches, the active-triplet log, and a resume that restores the "
+          "tree [HTL Algorithm 1]",
+          "[experiments][training][HTL]") {
+  const std::vector<std::string> htl = {"dataset.train_level=digit", "loss.name=htl", "loss.distance=euclidean",
+                                        "model.normalize=true", "model.embedding_dim=8", "batch.classes=4",
+                                        "batch.per_class=8", "batch.sampler=anchor-neighbour",
+                                        "schedule.steps_per_epoch=6", "eval.scatter=false", "eval.tree_groups=parity"};
+  const auto a = fresh_dir("dmlbench-htl-a"), b = fresh_dir("dmlbench-htl-b");
+  std::ostringstream log;
+  const auto full = train_run(small(htl), {a, false, ""}, log);
+  INFO(log.str());
+  CHECK(metric_value(full, "htl.trees_built") == 3);
+  CHECK(metric_value(full, "htl.last_tree_epoch") == 3);
+  CHECK_THAT(log.str(), Catch::Contains("class tree 1: 6 classes"));
+  const double first = metric_value(full, "active_triplets.first_epoch"), last = metric_value(full, "active_triplets.last_epoch");
+  CHECK((first > 0 && first <= 1 && last > 0 && last <= 1));
+  // the tree file: 16 levels (L = 15 above the leaves), written after the last epoch
+  const auto tree = json::parse(std::ifstream(fs::path(a) / "htl_tree.json"));
+  CHECK(tree["config"]["after_epoch"] == 3);
+  CHECK(tree["levels"].size() == 16);
+  CHECK(tree["levels"][0]["nodes"] == 6);
+  // the per-step log: a comment line with the config, a header, one row per step
+  std::ifstream steps(fs::path(a) / "train_steps.csv");
+  std::string line;
+  int rows = 0;
+  std::getline(steps, line);
+  CHECK(line.rfind("# {\"config\"", 0) == 0);
+  std::getline(steps, line);
+  CHECK(line == "step,epoch,loss,active_triplets");
+  while (std::getline(steps, line)) ++rows;
+  CHECK(rows == 18);
+  // the final tree scored against parity: two groups, a level chosen, purity in (0, 1]
+  CHECK(full["tree"]["groups"] == "parity");
+  CHECK(full["tree"]["group_count"] == 2);
+  CHECK(metric_value(full, "tree.purity") > 0);
+  CHECK(metric_value(full, "tree.purity") <= 1);
+  // killed after the first tree, resumed: the checkpoint's tree must come back (margins and A-N distances)
+  auto killed = htl;
+  killed.push_back("schedule.max_steps=9");
+  train_run(small(killed), {b, false, ""}, std::cerr);
+  const auto resumed = train_run(small(htl), {b, true, ""}, std::cerr);
+  CHECK(resumed["eval"] == full["eval"]);
+  CHECK(metric_value(resumed, "last_loss") == metric_value(full, "last_loss"));
+  // negative control: the ablation without a tree (constant margin, class-balanced batches) trains differently
+  const auto c = fresh_dir("dmlbench-htl-c");
+  auto flat = htl;
+  flat.back() = "eval.tree_groups=";
+  flat.push_back("batch.sampler=class-balanced");
+  flat.push_back("loss.htl_update_epochs=0");
+  const auto no_tree = train_run(small(flat), {c, false, ""}, std::cerr);
+  CHECK(metric_value(no_tree, "htl.trees_built") == 0);
+  CHECK(metric_value(no_tree, "last_loss") != metric_value(full, "last_loss"));
+  CHECK_FALSE(fs::exists(fs::path(c) / "htl_tree.json"));
+  // config errors, each naming its keys
+  const auto d = fresh_dir("dmlbench-htl-bad");
+  CHECK_THROWS_WITH(train_run(small({"dataset.train_level=digit", "batch.sampler=anchor-neighbour"}), {d, false, ""},
+                              std::cerr),
+                    Catch::Contains("anchor-neighbour") && Catch::Contains("loss.name = htl"));
+  auto cos = htl;
+  cos.push_back("loss.distance=cosine");
+  CHECK_THROWS_WITH(train_run(small(cos), {d, false, ""}, std::cerr), Catch::Contains("not cosine"));
+  auto never = htl;
+  never.push_back("loss.htl_update_epochs=0");
+  CHECK_THROWS_WITH(train_run(small(never), {d, false, ""}, std::cerr), Catch::Contains("never builds one"));
+  auto greedy = htl;
+  greedy.push_back("batch.per_class=1000");
+  CHECK_THROWS_WITH(train_run(small(greedy), {d, false, ""}, std::cerr), Catch::Contains("distinct images per class"));
+  CHECK_FALSE(fs::exists(d));
+  for (const auto& x : {a, b, c}) fs::remove_all(x);
+}

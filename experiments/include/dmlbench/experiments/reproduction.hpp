@@ -16,11 +16,14 @@ struct ReproductionArm {
   std::vector<std::string> set;  // "key=value" overrides of the run config
 };
 struct ReproductionMetric {
-  std::string label, path, claim, statement;  // path: a dotted path into metrics.json
+  std::string label, path, claim, statement;  // path: a dotted path into metrics.json (metric_at)
   double scale = 1;
   std::map<std::string, double> paper;        // arm -> the paper's printed number
   std::string direction;                      // increase | decrease (treatment vs baseline), from the paper's numbers
   bool in_variant_table = false;
+  // "compare": this metric's own sides of the test, each an arm and a path (empty: the reproduction's comparison and
+  // `path`): e.g. one arm early in its curve against another at the end, or one arm's first epoch against its last
+  std::string baseline_arm, treatment_arm, baseline_path, treatment_path;
 };
 struct ReproductionVariant {
   std::string name, change;
@@ -45,6 +48,10 @@ struct Reproduction {
   std::string compare_with;                   // another reproduction's stage shown first in the variants table
   nlohmann::ordered_json source;              // the file as read
 };
+
+// The number at a dotted path of a run's metrics.json: each part a key of an object, or a 0-based index of an array
+// ("curve.2.eval.test.character.recall_at_k.1"). Throws std::invalid_argument naming the missing part.
+double metric_at(const nlohmann::ordered_json& metrics, const std::string& dotted);
 
 // Reads and checks a reproduction file (unknown keys, missing arms, a comparison naming no arm: one error naming the
 // key). Relative config paths resolve against `repo_root`.

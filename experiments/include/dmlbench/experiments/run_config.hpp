@@ -53,12 +53,18 @@ struct RunConfig {
     double ms_alpha = 2, ms_beta = 50, ms_lambda = 1, ms_epsilon = 0.1;
     std::string ms_positives = "mined";  // mined | easiest ([LCC] EPS + MS)
     double trim = 0;  // trimmed loss ([LCC] Sec 5.2.5): fraction of triplets left out
+    double htl_beta = 0.1;  // [HTL] Sec 3.3
+    int htl_levels = 15;
+    std::string htl_linkage = "average";
+    int htl_update_epochs = 1;  // 0: never build the tree
   } loss;
   struct Miner {
     std::string name, similarity;
   } miner;
   struct Batch {
     int classes = 2, per_class = 64;
+    std::string sampler = "class-balanced";  // | anchor-neighbour ([HTL] A-N)
+    int classes_per_anchor = 2;              // m
   } batch;
   struct Optimizer {
     std::string name;
@@ -81,6 +87,7 @@ struct RunConfig {
     std::vector<std::string> subclusters;  // {coarse, fine} levels of the sub-cluster count, or empty
     std::string triplet_accuracy_set;
     bool scatter = false;
+    std::string tree_groups;  // a coarse level to score the [HTL] tree of the final training embeddings against
   } eval;
 
   nlohmann::ordered_json resolved;  // every key with its value, in schema order: the config block of every output
