@@ -329,7 +329,7 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
   std::vector<Stage> st;
 
   {
-    Stage s = make_stage("theory-claims", "theory checks ([XHN], [XHN-A], [XGS])", {"claims.json", "CLAIMS.md"}, 3);
+    Stage s = make_stage("theory-claims", "theory checks ([XHN], [XHN-A], [XGS], [HTL])", {"claims.json", "CLAIMS.md"}, 3);
     s.commands.push_back({{x, "theory", "check", "--json", dir(s.name) + "/claims.json", "--markdown",
                            dir(s.name) + "/CLAIMS.md"}, true});
     st.push_back(s);

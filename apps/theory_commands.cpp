@@ -144,7 +144,7 @@ void add_surface_and_projection_commands(CLI::App* theory) {
 }
 
 void add_theory_commands(CLI::App& app) {
-  auto* theory = app.add_subcommand("theory", "closed-form identities of [XHN], [XHN-A], [XGS] on the unit hypersphere");
+  auto* theory = app.add_subcommand("theory", "closed-form identities of [XHN], [XHN-A], [XGS] on the unit hypersphere, and [HTL] tree and margin checks");
   theory->require_subcommand(1);
 
   // --- check -----------------------------------------------------------------------------------------------------
@@ -164,7 +164,7 @@ void add_theory_commands(CLI::App& app) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto rs = th::all_claims(*cfg);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    report_claims("Theory claims: [XHN], [XHN-A], [XGS]", rs,
+    report_claims("Theory claims: [XHN], [XHN-A], [XGS], [HTL]", rs,
                   {{"command", "theory check"}, {"seed", cfg->seed}, {"samples_per_dim", cfg->samples_per_dim},
                    {"dims", cfg->dims}},
                   secs, *json_path, *md_path);

@@ -168,8 +168,14 @@ void reproduce(const ReproduceRequest& q) {
       if (row.contains("difference")) {
         std::ostringstream d;
         d << std::fixed << std::showpos << std::setprecision(1) << row["difference"].get<double>() << std::noshowpos;
-        std::cout << "  " << rr.treatment << "-" << rr.baseline << " " << d.str() << " (Welch "
-                  << ex::p_value_text(row) << ")";
+        const bool sides = row.contains("baseline") && row.contains("treatment");  // a metric's own sides
+        auto side = [&](const char* k, const std::string& arm) {
+          return sides ? row[k]["arm"].get<std::string>() + (row[k]["path"] == row["path"] ? std::string()
+                                                                                          : "@" + row[k]["path"].get<std::string>())
+                       : arm;
+        };
+        std::cout << "  " << side("treatment", rr.treatment) << " - " << side("baseline", rr.baseline) << " " << d.str()
+                  << " (Welch " << ex::p_value_text(row) << ")";
         if (row.contains("verdict")) std::cout << " " << row["verdict"].get<std::string>();
       }
       std::cout << "\n";

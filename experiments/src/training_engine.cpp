@@ -237,29 +237,39 @@ ClassTreeMargins tree_of_training_set(const RunConfig& c, EmbeddingModel& model,
                             c.loss.htl_levels, theory::linkage_from_name(c.loss.htl_linkage), c.loss.htl_beta);
 }
 
-// How well the tree's level closest in node count to the coarse level's groups recovers them (purity, NMI), and the
-// same level against the groups shuffled over the classes (pinned seed): the chance reference.
-json tree_recovery(const ClassTreeMargins& t, const LabeledSplit& train, const std::string& train_level,
-                   const std::string& coarse_level, std::uint64_t seed) {
+// Each tree class's group at a coarser level (the majority of its items'; `mixed` counts classes split over groups).
+struct KnownGroups {
+  std::vector<std::int64_t> of_class;
+  int mixed = 0;
+};
+KnownGroups known_groups(const ClassTreeMargins& t, const LabeledSplit& train, const std::string& train_level,
+                         const std::string& coarse_level) {
   const auto& fine = train.labels[std::size_t(train.level_index(train_level))];
   const auto& coarse = train.labels[std::size_t(train.level_index(coarse_level))];
   std::map<std::int64_t, std::map<std::int64_t, int>> votes;  // class -> coarse label -> items
   for (std::size_t i = 0; i < fine.size(); ++i) ++votes[fine[i]][coarse[i]];
-  std::vector<std::int64_t> known;
-  int mixed = 0;
+  KnownGroups k;
   for (auto y : t.distances.classes) {
     const auto& v = votes.at(y);
-    known.push_back(std::max_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.second < b.second; })->first);
-    mixed += v.size() > 1;
+    k.of_class.push_back(
+        std::max_element(v.begin(), v.end(), [](auto& a, auto& b) { return a.second < b.second; })->first);
+    k.mixed += v.size() > 1;
   }
-  const auto r = theory::closest_level_agreement(t.tree.node, known);
-  auto shuffled = known;
+  return k;
+}
+
+// How well the tree's level closest in node count to the known groups recovers them (purity, NMI), and the same
+// level against the groups shuffled over the classes (pinned seed): the chance reference.
+json tree_recovery(const ClassTreeMargins& t, const KnownGroups& k, const std::string& coarse_level,
+                   std::uint64_t seed) {
+  const auto r = theory::closest_level_agreement(t.tree.node, k.of_class);
+  auto shuffled = k.of_class;
   std::mt19937_64 rng(seed * 6364136223846793005ULL + 1442695040888963407ULL);
   std::shuffle(shuffled.begin(), shuffled.end(), rng);
   const auto& level = t.tree.node[std::size_t(r.level)];
   const auto chance = theory::partition_agreement(std::vector<std::int64_t>(level.begin(), level.end()), shuffled);
-  return {{"groups", coarse_level}, {"group_count", r.agreement.groups_b}, {"classes", known.size()},
-          {"classes_in_several_groups", mixed}, {"level", r.level}, {"nodes", r.nodes},
+  return {{"groups", coarse_level}, {"group_count", r.agreement.groups_b}, {"classes", k.of_class.size()},
+          {"classes_in_several_groups", k.mixed}, {"level", r.level}, {"nodes", r.nodes},
           {"threshold", t.tree.threshold[std::size_t(r.level)]}, {"purity", r.agreement.purity},
           {"inverse_purity", r.agreement.inverse_purity}, {"nmi", r.agreement.nmi},
           {"nmi_shuffled_groups", chance.nmi}, {"purity_shuffled_groups", chance.purity}};
@@ -592,13 +602,14 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (htl) metrics["htl"] = {{"trees_built", trees_built}, {"last_tree_epoch", last_tree_epoch}};
   if (!c.eval.tree_groups.empty()) {  // beyond [HTL]: does the tree of the final embeddings recover a known grouping?
     const auto tree = tree_of_training_set(c, model, data.train, train_level, dev);
-    metrics["tree"] = tree_recovery(tree, data.train, train_level, c.eval.tree_groups, c.seed);
-    write_file_atomically((out / "class_tree.json").string(),
-                          class_tree_json(tree.distances, tree.tree,
-                                          {{"run", c.name}, {"seed", c.seed}, {"from", "final training embeddings"},
-                                           {"level", train_level}, {"levels", c.loss.htl_levels},
-                                           {"linkage", c.loss.htl_linkage}, {"groups", c.eval.tree_groups}})
-                                  .dump(1) + "\n");
+    const auto known = known_groups(tree, data.train, train_level, c.eval.tree_groups);
+    metrics["tree"] = tree_recovery(tree, known, c.eval.tree_groups, c.seed);
+    auto tj = class_tree_json(tree.distances, tree.tree,
+                              {{"run", c.name}, {"seed", c.seed}, {"from", "final training embeddings"},
+                               {"level", train_level}, {"levels", c.loss.htl_levels}, {"linkage", c.loss.htl_linkage},
+                               {"groups", c.eval.tree_groups}});
+    tj["known_groups"] = {{"level", c.eval.tree_groups}, {"of_class", known.of_class}};
+    write_file_atomically((out / "class_tree.json").string(), tj.dump(1) + "\n");
   }
   json ev = json::object();
   std::ostringstream csv;

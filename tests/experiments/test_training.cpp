@@ -280,6 +280,8 @@ TEST_CASE("HTL training: a class tree per epoch, A-N batches, the active-triplet
   CHECK(full["tree"]["group_count"] == 2);
   CHECK(metric_value(full, "tree.purity") > 0);
   CHECK(metric_value(full, "tree.purity") <= 1);
+  const auto final_tree = json::parse(std::ifstream(fs::path(a) / "class_tree.json"));
+  CHECK(final_tree["known_groups"]["of_class"] == json::array({0, 1, 0, 1, 0, 1}));  // digits 0-5: their parity
   // killed after the first tree, resumed: the checkpoint's tree must come back (margins and A-N distances)
   auto killed = htl;
   killed.push_back("schedule.max_steps=9");

@@ -23,7 +23,7 @@ TEST_CASE("claims table: every item 1-8 has a row and the verdicts are the pinne
     }
     if (r.verdict == Verdict::refuted) CHECK_FALSE(r.witness.empty());
   }
-  const std::set<std::string> errata = {"xhna-eq2", "xhn-eq32-34", "xhna-eq11-13"};
+  const std::set<std::string> errata = {"xhna-eq2", "xhn-eq32-34", "xhna-eq11-13", "htl-margin-attainable"};
   const std::set<std::string> refuted = {"xhn-sec6.1-no-top-left"};
   for (const auto& [id, v] : got) {
     INFO(id << " is " << name(v));
@@ -33,7 +33,27 @@ TEST_CASE("claims table: every item 1-8 has a row and the verdicts are the pinne
   }
   // one row at least per item of the bench
   for (const char* id : {"xhn-eq19", "xhn-eq4-6", "xhn-eq7", "xhn-eq22", "xhn-eq9-10-l2nd", "xhn-sec5-integrable",
-                         "xhn-sec6.1-no-top-left-small-step", "xgs-ms", "xgs-eq20-strength"})
+                         "xhn-sec6.1-no-top-left-small-step", "xgs-ms", "xgs-eq20-strength", "htl-class-distance-range"})
     CHECK(got.count(id) == 1);
-  CHECK(rs.size() == 55);
+  CHECK(rs.size() == 57);
+}
+
+// [HTL] Sec 3.3: the printed hinge compares plain distances (>= -2 apart on the sphere) with a margin built from squared
+// distances (up to beta + 4 - s): pinned as an erratum. The checker must be able to pass: with beta = -3 every margin
+// is below 2 - s and the printed form is attainable (negative control).
+TEST_CASE("the HTL margin as printed cannot be met by pairs with alpha_z > 2, with squared distances it can [HTL Sec 3.3]",
+          "[theory][claims][HTL]") {
+  const auto r = check_htl_margin_attainable(CheckConfig{}, 0.1);
+  CHECK(r.verdict == Verdict::erratum);
+  CHECK(r.max_error > 0.01);  // some pair's margin lies clearly beyond the attainable 2
+  REQUIRE(r.corrected_error.has_value());
+  CHECK(*r.corrected_error <= r.tolerance);
+  CHECK_THAT(r.witness, Catch::Contains("alpha = "));
+  CHECK(r.samples > 100);
+  const auto control = check_htl_margin_attainable(CheckConfig{}, -3.0);
+  CHECK(control.verdict == Verdict::verified);
+  CHECK(control.samples >= r.samples);  // the same trees (none skipped: every s >= -3), only beta changed
+  const auto range = check_htl_class_distance_range(CheckConfig{});
+  CHECK(range.verdict == Verdict::verified);
+  CHECK(range.max_error <= range.tolerance);
 }

@@ -128,8 +128,7 @@ std::vector<Sample> thin_high_dimensions(const std::vector<Sample>& samples, int
 
 std::vector<ClaimResult> all_claims(const CheckConfig& c) {
   auto out = xhn_claims(c);
-  auto x = xgs_claims(c);
-  out.insert(out.end(), x.begin(), x.end());
+  for (auto&& more : {xgs_claims(c), htl_claims(c)}) out.insert(out.end(), more.begin(), more.end());
   return out;
 }
 

@@ -1,4 +1,4 @@
-// The claims table: every checked identity of [XHN], [XHN-A] and [XGS] with its paper key, equation, largest error
+// The claims table: every checked identity of [XHN], [XHN-A], [XGS] and [HTL] with its paper key, equation, largest error
 // seen, tolerance and verdict (verified, refuted, erratum with the corrected form, not reproducible here and why).
 #pragma once
 
@@ -91,6 +91,7 @@ std::vector<Sample> thin_high_dimensions(const std::vector<Sample>& samples, int
 // [XHN] and [XHN-A] claims (items 1-7 of the bench), [XGS] claims (item 8), and all of them.
 std::vector<ClaimResult> xhn_claims(const CheckConfig& c);
 std::vector<ClaimResult> xgs_claims(const CheckConfig& c);
+std::vector<ClaimResult> htl_claims(const CheckConfig& c);  // [HTL] Sec 3.2-3.3 (claims_htl.cpp)
 std::vector<ClaimResult> all_claims(const CheckConfig& c);
 
 // Single claims, for the tests.
@@ -101,7 +102,9 @@ std::vector<ClaimResult> check_norm_updates(const std::vector<Sample>& s);      
 std::vector<ClaimResult> check_delta_and_entanglement(const std::vector<Sample>& s);  // item 5
 std::vector<ClaimResult> check_second_order_integration();                      // item 6 (b), (c)
 std::vector<ClaimResult> check_no_top_left_movement();                          // item 7
-std::vector<ClaimResult> check_vector_field_problems();  // [XHN Sec 4 Problems 1-2, Sec 5] on the Fig 2 field
+std::vector<ClaimResult> check_vector_field_problems();
+ClaimResult check_htl_class_distance_range(const CheckConfig& c);              // [HTL Sec 3.2]
+ClaimResult check_htl_margin_attainable(const CheckConfig& c, double beta);    // [HTL Sec 3.3], beta = 0.1 in [HTL]  // [XHN Sec 4 Problems 1-2, Sec 5] on the Fig 2 field
 
 // The grid of item 7, stated once: it is the claim's definition of "everywhere".
 struct TopLeftGrid {
