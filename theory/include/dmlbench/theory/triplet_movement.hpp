@@ -1,30 +1,26 @@
-// Where a triplet's dot (S_ap, S_an) moves on the triplet scatter between two iterations ([XHN] Sec 6.1, Fig 3):
-// top-right, top-left, bottom-left, bottom-right; x = S_ap, y = S_an, so "top" is S_an growing.
+// Where a trained triplet's dot (S_ap, S_an) moves between two iterations ([XHN] Sec 6.1, Fig 3), in the directions
+// of the model's vector field (vector_field.hpp: up = S_an growing, right = S_ap growing).
 #pragma once
+
+#include "dmlbench/theory/vector_field.hpp"
 
 #include <array>
 #include <cstdint>
-#include <string>
 
 namespace dmlbench::theory {
 
-// A change of at most `tolerance` in a coordinate counts as none (ties): both none is `stationary`, exactly one none
-// is `on_axis` (the dot moves along an axis, into no quadrant). [XHN] counts the four quadrants only.
-enum class Movement { top_right, top_left, bottom_left, bottom_right, on_axis, stationary };
-const char* name(Movement m);
+// A change of at most `tolerance` in a coordinate counts as none (ties); a dot that moves along one axis only, or not
+// at all, is `stationary` (in no quadrant; [XHN] Fig 3 counts the four quadrants). Throws std::invalid_argument for a
+// similarity outside [-1, 1] or NaN, or a negative tolerance.
+Movement classify_dot_movement(double s_ap_before, double s_an_before, double s_ap_after, double s_an_after,
+                               double tolerance = 0.0);
 
-// Throws std::invalid_argument for a similarity outside [-1, 1] or NaN, or a negative tolerance.
-Movement classify_movement(double s_ap_before, double s_an_before, double s_ap_after, double s_an_after,
-                           double tolerance = 0.0);
-
-// Counts of each movement over many triplets; fraction() over the four quadrants (on-axis and stationary dots left
-// out, counted apart), as [XHN] Fig 3 reports them.
+// Counts per Movement; fraction() of the quadrant moves (stationary dots counted apart), NaN when there is none.
 struct MovementCounts {
-  std::array<std::int64_t, 6> count{};
+  std::array<std::int64_t, 5> count{};
   void add(Movement m) { ++count[std::size_t(m)]; }
   std::int64_t quadrant_total() const { return count[0] + count[1] + count[2] + count[3]; }
-  std::int64_t total() const { return quadrant_total() + count[4] + count[5]; }
-  double fraction(Movement m) const;  // of the quadrant moves; NaN when there is none (or m is not a quadrant)
+  double fraction(Movement m) const;
 };
 
 }  // namespace dmlbench::theory
