@@ -1,6 +1,8 @@
 #include "dmlbench/experiments/batch_miner.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace dmlbench::experiments {
 
@@ -32,6 +34,71 @@ torch::Tensor random_choice(const torch::Tensor& mask, torch::Generator& gen) {
   return torch::where(mask, u, torch::full_like(u, -1.0)).argmax(1);
 }
 
+// [XHN] Sec 6.1: triplets over disjoint features. Anchors in a random order (from gen); each picks among the features
+// no triplet holds yet, by the same rules as below; rows are small (a batch), so a plain loop on the CPU.
+MinedTriplets mine_disjoint_triplets(const torch::Tensor& sim_d, const torch::Tensor& labels_d, const MinerConfig& c,
+                                     torch::Generator& gen) {
+  if (c.negative == NegativeChoice::distance_weighted)
+    throw std::invalid_argument("one triplet per feature: distance-weighted negatives are not offered");
+  const auto sim = sim_d.to(torch::kCPU).contiguous();
+  const auto labels = labels_d.to(torch::kCPU, torch::kInt64).contiguous();
+  const auto B = sim.size(0);
+  const auto S = sim.accessor<double, 2>();
+  const auto y = labels.accessor<std::int64_t, 1>();
+  const auto order = torch::randperm(B, gen, torch::TensorOptions().dtype(torch::kInt64));
+  const auto draw = torch::rand({B, 2}, gen, torch::TensorOptions().dtype(torch::kFloat64));
+  const auto ord = order.accessor<std::int64_t, 1>();
+  const auto u = draw.accessor<double, 2>();
+  std::vector<char> used(std::size_t(B), 0);
+  std::vector<std::int64_t> A, P, N;
+  MinedTriplets out;
+  for (std::int64_t k = 0; k < B; ++k) {
+    const auto a = ord[k];
+    if (used[std::size_t(a)]) continue;
+    std::vector<std::int64_t> pos, neg;
+    for (std::int64_t j = 0; j < B; ++j) {
+      if (j == a || used[std::size_t(j)]) continue;
+      (y[j] == y[a] ? pos : neg).push_back(j);
+    }
+    if (pos.empty()) {
+      ++out.skipped_no_positive;
+      continue;
+    }
+    if (neg.empty()) {
+      ++out.skipped_no_negative;
+      continue;
+    }
+    auto pick = [&](const std::vector<std::int64_t>& from, bool most_similar, double r) {
+      if (r >= 0) return from[std::min(from.size() - 1, std::size_t(r * double(from.size())))];
+      std::int64_t best = from[0];
+      for (auto j : from)
+        if (most_similar ? S[a][j] > S[a][best] : S[a][j] < S[a][best]) best = j;
+      return best;
+    };
+    const auto p = c.positive == PositiveChoice::random ? pick(pos, true, u[k][0])
+                                                        : pick(pos, c.positive == PositiveChoice::easy, -1);
+    std::int64_t n;
+    if (c.negative == NegativeChoice::semi_hard) {  // the most similar negative less similar than the positive
+      std::vector<std::int64_t> semi;
+      for (auto j : neg)
+        if (S[a][j] < S[a][p]) semi.push_back(j);
+      n = semi.empty() ? pick(neg, false, -1) : pick(semi, true, -1);
+    } else {
+      n = c.negative == NegativeChoice::random ? pick(neg, true, u[k][1])
+                                               : pick(neg, c.negative == NegativeChoice::hard, -1);
+    }
+    used[std::size_t(a)] = used[std::size_t(p)] = used[std::size_t(n)] = 1;
+    A.push_back(a);
+    P.push_back(p);
+    N.push_back(n);
+  }
+  const auto dev = sim_d.device();
+  out.anchors = torch::tensor(A, torch::kInt64).to(dev);
+  out.positives = torch::tensor(P, torch::kInt64).to(dev);
+  out.negatives = torch::tensor(N, torch::kInt64).to(dev);
+  return out;
+}
+
 }  // namespace
 
 MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& labels_in, const MinerConfig& c,
@@ -49,6 +116,7 @@ MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& la
   const auto pos_mask = same.logical_and(eye.logical_not());
   const auto neg_mask = same.logical_not();
   const auto has_pos = pos_mask.any(1), has_neg = neg_mask.any(1);
+  if (c.one_triplet_per_feature) return mine_disjoint_triplets(sim, labels, c, gen);
 
   torch::Tensor p;
   switch (c.positive) {

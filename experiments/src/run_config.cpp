@@ -112,6 +112,8 @@ const std::vector<ConfigKey>& run_config_schema() {
           "what the miner ranks by: auto (cosine for cosine-based losses and distance-weighted, otherwise minus the "
           "squared distance) | cosine | neg-squared-distance",
           {"auto", "cosine", "neg-squared-distance"}),
+      key("miner.one_triplet_per_feature", "boolean", false, "each feature in at most one triplet of the batch "
+                                                             "([XHN] Sec 6.1: triplets that do not move each other)"),
       ranged(key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
       ranged(key("batch.per_class", "integer", 64, "images per class in a batch (n)"), 2, 1e6),
       key("batch.sampler", "string", "class-balanced", "class-balanced (random classes) | anchor-neighbour ([HTL] A-N "
@@ -369,7 +371,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
             D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim"),
             D("loss.htl_beta"), int(I("loss.htl_levels")), S("loss.htl_linkage"), int(I("loss.htl_update_epochs"))};
-  c.miner = {S("miner.name"), S("miner.similarity")};
+  c.miner = {S("miner.name"), S("miner.similarity"), B("miner.one_triplet_per_feature")};
   c.batch = {int(I("batch.classes")), int(I("batch.per_class")), S("batch.sampler"), int(I("batch.classes_per_anchor"))};
   if (c.batch.sampler == "anchor-neighbour" && c.batch.classes % c.batch.classes_per_anchor != 0)
     throw config_error(origin + ": batch.sampler = anchor-neighbour: batch.classes (" + std::to_string(c.batch.classes) +

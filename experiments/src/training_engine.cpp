@@ -396,7 +396,8 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     }
     log << "[train] resumed " << o.out_dir << " after epoch " << epoch0 << "\n";
   }
-  const MinerConfig miner = named_miner(c.miner.name);
+  MinerConfig miner = named_miner(c.miner.name);
+  miner.one_triplet_per_feature = c.miner.one_triplet_per_feature;
   const bool mine_cosine = c.miner.similarity == "cosine" ||
                            (c.miner.similarity == "auto" && (cosine_loss(c) || c.miner.name == "distance-weighted"));
   const long batch = long(c.batch.classes) * c.batch.per_class;

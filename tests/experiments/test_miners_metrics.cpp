@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace dmlbench::experiments;
 using Catch::Matchers::WithinAbs;
@@ -157,4 +159,63 @@ TEST_CASE("eps-distance-weighted: each anchor's most similar positive with a dis
   auto gen2 = at::detail::createCPUGenerator(5);
   const auto r = mine_triplets(sim, y, named_miner("distance-weighted"), gen2);
   CHECK_FALSE(r.positives.equal(easiest));
+}
+
+TEST_CASE("one triplet per feature: a hand-made batch, whichever anchor comes first [XHN Sec 6.1]",
+          "[experiments][miners][XHN]") {
+  // items 0, 1 of class 0 and 2, 3 of class 1; each item's two negatives have distinct similarities
+  const auto sim = torch::tensor(std::vector<double>{1, .5, .9, .1,  .5, 1, .2, .8,  .9, .2, 1, .5,  .1, .8, .5, 1},
+                                 torch::kFloat64).reshape({4, 4});
+  const auto y = labels({0, 0, 1, 1});
+  // anchor -> (its only positive, its most similar negative) and (..., its least similar negative)
+  const std::map<std::int64_t, std::pair<std::int64_t, std::int64_t>> hard = {{0, {1, 2}}, {1, {0, 3}}, {2, {3, 0}}, {3, {2, 1}}},
+                                                                      easy = {{0, {1, 3}}, {1, {0, 2}}, {2, {3, 1}}, {3, {2, 0}}};
+  for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+    for (const auto& [miner, want] : {std::pair{"EPHN", hard}, std::pair{"EPEN", easy}}) {
+      auto c = named_miner(miner);
+      c.one_triplet_per_feature = true;
+      const auto m = mine_triplets(sim, y, c, at::detail::createCPUGenerator(seed));
+      // four features: one triplet takes three, the fourth has no free positive left
+      REQUIRE(m.anchors.size(0) == 1);
+      CHECK(m.skipped_no_positive == 1);
+      const auto a = m.anchors[0].item<std::int64_t>();
+      CHECK(std::pair{m.positives[0].item<std::int64_t>(), m.negatives[0].item<std::int64_t>()} == want.at(a));
+    }
+  }
+  auto dw = named_miner("distance-weighted");
+  dw.one_triplet_per_feature = true;
+  CHECK_THROWS_WITH(mine_triplets(sim, y, dw, at::detail::createCPUGenerator(1)), Catch::Contains("distance-weighted"));
+}
+
+TEST_CASE("one triplet per feature on random batches: no feature twice, every triplet valid, as many as fit "
+          "[XHN Sec 6.1]", "[experiments][miners][XHN]") {
+  auto gen = at::detail::createCPUGenerator(20261123);
+  std::vector<std::int64_t> yv;
+  for (int c = 0; c < 8; ++c)
+    for (int i = 0; i < 4; ++i) yv.push_back(c);
+  const auto y = torch::tensor(yv);
+  for (const char* miner : {"EPHN", "HPHN", "EPEN", "EPSHN", "random", "trip-sh"}) {
+    const auto e = torch::nn::functional::normalize(torch::randn({32, 5}, gen, torch::kFloat64),
+                                                    torch::nn::functional::NormalizeFuncOptions().dim(1));
+    auto c = named_miner(miner);
+    c.one_triplet_per_feature = true;
+    const auto m = mine_triplets(e.matmul(e.t()), y, c, gen);
+    INFO(miner);
+    std::vector<int> seen(32, 0);
+    for (std::int64_t i = 0; i < m.anchors.size(0); ++i) {
+      const auto a = m.anchors[i].item<std::int64_t>(), p = m.positives[i].item<std::int64_t>(),
+                 n = m.negatives[i].item<std::int64_t>();
+      CHECK(yv[std::size_t(a)] == yv[std::size_t(p)]);
+      CHECK(yv[std::size_t(a)] != yv[std::size_t(n)]);
+      CHECK(a != p);
+      for (auto j : {a, p, n}) ++seen[std::size_t(j)];
+    }
+    CHECK(*std::max_element(seen.begin(), seen.end()) == 1);
+    // 32 features make at most 10 disjoint triplets; each class of 4 gives at least one anchor-positive pair
+    CHECK(m.anchors.size(0) <= 10);
+    CHECK(m.anchors.size(0) >= 8);
+    // negative control: the usual miner reuses features (32 anchors, one triplet each)
+    const auto usual = mine_triplets(e.matmul(e.t()), y, named_miner(miner), gen);
+    CHECK(usual.anchors.size(0) == 32);
+  }
 }

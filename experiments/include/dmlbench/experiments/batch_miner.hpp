@@ -20,6 +20,9 @@ struct MinerConfig {
   // beyond `dw_nonzero_loss_cutoff`; `dw_dim` is the embedding dimension n of q(d) ~ d^(n-2) (1 - d^2/4)^((n-3)/2)
   double dw_cutoff = 0.5, dw_nonzero_loss_cutoff = 1.4;
   int dw_dim = 128;
+  // [XHN] Sec 6.1: each feature in at most one triplet of the batch (anchors in a seeded random order, each choosing
+  // its positive and negative among the features no triplet holds yet), so that triplets do not move each other
+  bool one_triplet_per_feature = false;
 };
 
 // EPHN: easy positive, hard negative. EPSHN: easy positive, semi-hard negative. HPHN: hard positive, hard
@@ -38,7 +41,9 @@ struct MinedTriplets {
 // sim: B x B similarities of L2-normalised embeddings (any device); labels: B (int64). One triplet per anchor.
 // Semi-hard: the most similar negative that is less similar than the chosen positive (S_an < S_ap, the closest
 // negative farther than the positive, as in FaceNet's and TensorFlow's semi-hard loss); an anchor without one
-// takes its least similar negative. Random choices draw from `gen` (seeded by the caller).
+// takes its least similar negative. Random choices draw from `gen` (seeded by the caller). With
+// one_triplet_per_feature, an anchor left without a free positive or negative forms no triplet (counted as skipped);
+// distance-weighted negatives are not offered there (std::invalid_argument).
 MinedTriplets mine_triplets(const torch::Tensor& sim, const torch::Tensor& labels, const MinerConfig& c,
                             torch::Generator gen);
 

@@ -60,6 +60,7 @@ struct RunConfig {
   } loss;
   struct Miner {
     std::string name, similarity;
+    bool one_triplet_per_feature = false;  // [XHN] Sec 6.1
   } miner;
   struct Batch {
     int classes = 2, per_class = 64;
