@@ -107,10 +107,19 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
     throw config_error(w + ": \"arms\" must be a non-empty list");
   std::set<std::string> arm_names;
   for (const auto& a : j["arms"]) {
-    only_keys(a, {"name", "label", "set"}, w + ": arm");
+    only_keys(a, {"name", "label", "set", "init_from"}, w + ": arm");
     ReproductionArm arm{need_string(a, "name", w + ": arm"), a.value("label", ""),
-                        overrides(a.value("set", json()), w + ": arm set")};
+                        overrides(a.value("set", json()), w + ": arm set"), a.value("init_from", "")};
     if (arm.label.empty()) arm.label = arm.name;
+    if (!arm.init_from.empty()) {
+      if (!arm_names.count(arm.init_from))
+        throw config_error(w + ": arm " + arm.name + ": init_from names \"" + arm.init_from +
+                           "\", which is not an arm listed before it");
+      for (const auto& kv : arm.set)
+        if (kv.rfind("model.init_run=", 0) == 0 || kv.rfind("model.pretrained=", 0) == 0)
+          throw config_error(w + ": arm " + arm.name + ": init_from gives the starting weights; do not set " +
+                             kv.substr(0, kv.find('=')));
+    }
     if (!arm_names.insert(arm.name).second) throw config_error(w + ": arm " + arm.name + " listed twice");
     r.arms.push_back(arm);
   }
@@ -159,8 +168,17 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
         }
       if (m.contains("compare")) {
         const std::string cw = w + ": metric " + x.label + ": compare";
-        only_keys(m["compare"], {"baseline", "treatment"}, cw);
+        only_keys(m["compare"], {"baseline", "treatment", "bound"}, cw);
+        if (m["compare"].contains("bound")) {
+          if (m["compare"].contains("baseline"))
+            throw config_error(cw + ": a bound replaces the baseline; name one of them");
+          if (!m["compare"]["bound"].is_number()) throw config_error(cw + ".bound must be a number");
+          x.bound = m["compare"]["bound"].get<double>();
+          if (m.value("direction", "").empty())
+            throw config_error(cw + ": a bound needs a direction (increase: above it, decrease: below it)");
+        }
         for (const char* side : {"baseline", "treatment"}) {
+          if (x.bound && std::string(side) == "baseline") continue;
           const json& sj = m["compare"].value(side, json::object());
           only_keys(sj, {"arm", "path"}, cw + "." + side);
           std::string arm = sj.value("arm", std::string(side) == "baseline" ? r.baseline : r.treatment);
@@ -171,6 +189,7 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
       }
       const std::string base_arm = x.baseline_arm.empty() ? r.baseline : x.baseline_arm,
                         treat_arm = x.treatment_arm.empty() ? r.treatment : x.treatment_arm;
+      if (x.bound) x.baseline_arm.clear();
       x.direction = m.value("direction", "");
       if (x.direction.empty() && x.paper.count(base_arm) && x.paper.count(treat_arm))
         x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
@@ -256,6 +275,38 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
       e["label"] = a.label;
       if (m.paper.count(a.name)) e["paper"] = m.paper.at(a.name);
       row["arms"][a.name] = e;
+    }
+    if (m.bound) {  // the treatment side against a fixed number: a one-sample t-test (Welch's with a constant side)
+      const auto ta = values(m, m.treatment_arm, m.treatment_path);
+      json e = entry(ta);
+      e["arm"] = m.treatment_arm;
+      for (const auto& a : r.arms)
+        if (a.name == m.treatment_arm) e["label"] = a.label;
+      e["path"] = m.treatment_path;
+      row["treatment"] = e;
+      std::ostringstream b;
+      b << *m.bound;
+      row["baseline"] = {{"arm", "bound"}, {"label", "the bound " + b.str()}, {"path", ""}, {"mean", *m.bound},
+                         {"std", 0.0}, {"seeds", json::array()}};
+      const auto w = welch_test(ta, {*m.bound, *m.bound});
+      row["difference"] = w.difference;
+      row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
+      row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
+      row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
+      row["seeds_per_arm"] = ta.size();
+      Verdict verdict;
+      if (ta.size() >= 2 && !(sd_of(ta) > 0)) {  // every seed the same number: it is on one side or the other
+        verdict.direction_holds = m.direction == "increase" ? w.difference > 0 : w.difference < 0;
+        verdict.verdict = verdict.direction_holds ? "verified" : "refuted";
+        verdict.note = "every seed gave " + std::to_string(ta.front()) + " (no spread to test)";
+      } else {
+        verdict = judge(m.direction, w, ta.size(), 2, r.alpha);
+      }
+      row["paper_direction_holds"] = verdict.direction_holds;
+      row["verdict"] = verdict.verdict;
+      if (!verdict.note.empty()) row["note"] = verdict.note;
+      out["rows"].push_back(row);
+      continue;
     }
     if (!m.baseline_arm.empty()) {  // the metric's own sides
       auto label_of = [&](const std::string& arm) {

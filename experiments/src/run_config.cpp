@@ -71,6 +71,8 @@ const std::vector<ConfigKey>& run_config_schema() {
       key("model.pretrained", "string", "", "weights written by scripts/export_torchvision_weights.py (empty: "
                                             "random initialisation)"),
       key("model.freeze_bn", "boolean", false, "keep batch-norm statistics frozen (eval mode) while training"),
+      key("model.init_run", "string", "", "a finished run's folder (same model keys) whose final weights start this run, "
+                                          "e.g. [XHN] Sec 6.1's later phase (empty: model.pretrained or random)"),
       key("loss.name", "string", "triplet",
           "triplet | nca ([XHN eq 1]) | l2nd ([XHN eq 16]) | margin ([LCC] Sec 3, learnable beta) | contrastive | ms | "
           "htl ([HTL] Sec 3.3: all triplets of the batch, the class tree's dynamic violate margin)",
@@ -159,6 +161,12 @@ const std::vector<ConfigKey>& run_config_schema() {
                                             "by purity and NMI against it (empty: not measured)"),
       key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
                                             "the triplet-accuracy set ([XHN] Fig 6)"),
+      key("eval.movement", "boolean", false, "[XHN] Sec 6.1: after each step, embed the batch again and count where each "
+                                             "mined triplet's dot (S_ap, S_an) moved (quadrant), next to the direction "
+                                             "the isolated-triplet model predicts (triplet, nca, l2nd)"),
+      ranged(key("eval.movement_tolerance", "number", 1e-6, "eval.movement: a cosine change at most this large counts "
+                                                            "as none (float32 embeddings resolve about 1e-7)"),
+             0, 1),
   };
   return s;
 }
@@ -350,6 +358,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   }
   value["dataset.data_dir"] = resolve_path(value["dataset.data_dir"].get<std::string>(), path_root);
   value["model.pretrained"] = resolve_path(value["model.pretrained"].get<std::string>(), path_root);
+  value["model.init_run"] = resolve_path(value["model.init_run"].get<std::string>(), path_root);
   for (const auto& k : run_config_schema()) resolved = set_path(resolved, k.path, value[k.path]);
 
   RunConfig c;
@@ -367,7 +376,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
                int(I("dataset.image_size")), int(I("dataset.channels")), "", S("dataset.transform_train"),
                S("dataset.transform_eval"), int(I("dataset.loader_threads")), int(I("dataset.prefetch"))};
   c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
-             B("model.normalize"), B("model.freeze_bn")};
+             B("model.normalize"), B("model.freeze_bn"), S("model.init_run")};
   c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
             D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim"),
             D("loss.htl_beta"), int(I("loss.htl_levels")), S("loss.htl_linkage"), int(I("loss.htl_update_epochs"))};
@@ -383,7 +392,8 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
                 D("schedule.decay_factor"), long(I("schedule.max_steps"))};
   c.eval = {SL("eval.sets"), SL("eval.levels"), IL("eval.ks"), S("eval.metric"), int(I("eval.nmi_plus_factor")),
             B("eval.every_epoch"), B("eval.nmi"), SL("eval.curve_sets"), SL("eval.subclusters"),
-            S("eval.triplet_accuracy_set"), B("eval.scatter"), S("eval.tree_groups")};
+            S("eval.triplet_accuracy_set"), B("eval.scatter"), S("eval.tree_groups"), B("eval.movement"),
+            D("eval.movement_tolerance")};
   if (!c.eval.subclusters.empty() && c.eval.subclusters.size() != 2)
     throw config_error(origin + ": eval.subclusters names two levels, coarse then fine (or none)");
   if (c.eval.ks.empty()) throw config_error(origin + ": eval.ks must name at least one K");

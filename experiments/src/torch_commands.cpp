@@ -71,6 +71,7 @@ void reproduce(const ReproduceRequest& q) {
     std::string variant, arm, dir;
     std::vector<std::string> set;  // the overrides of r.config that make it
     ex::RunConfig config;
+    long depends = -1;  // the run whose final weights start this one (an arm's init_from), or -1
   };
   std::vector<Run> runs;
   for (const auto& v : variants)
@@ -79,10 +80,20 @@ void reproduce(const ReproduceRequest& q) {
         std::vector<std::string> set = r.set;
         for (const auto* extra : {&prof.set, &v.set, &a.set, &q.set}) set.insert(set.end(), extra->begin(), extra->end());
         set.push_back("seed=" + std::to_string(k));
-        fs::path dir = fs::path(q.out);
+        fs::path dir = fs::absolute(fs::path(q.out));
         if (!v.name.empty()) dir /= v.name;
+        long depends = -1;
+        if (!a.init_from.empty()) {  // the same variant and seed of the arm it starts from, which runs first
+          for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].variant == v.name && runs[i].arm == a.init_from && runs[i].config.seed == std::uint64_t(k))
+              depends = long(i);
+          if (depends < 0)
+            throw ex::config_error("arm " + a.name + " starts from arm " + a.init_from + "'s weights: run that arm too "
+                                   "(--arms)");
+          set.push_back("model.init_run=" + runs[std::size_t(depends)].dir);
+        }
         runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(), set,
-                        ex::load_run_config(r.config, set, kRepo)});
+                        ex::load_run_config(r.config, set, kRepo), depends});
       }
   for (const auto& run : runs)
     if (!fs::is_directory(run.config.dataset.data_dir))
@@ -97,10 +108,13 @@ void reproduce(const ReproduceRequest& q) {
     std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
     std::map<pid_t, std::size_t> running;
     std::size_t next = 0, done = 0;
+    std::vector<bool> finished(runs.size(), false);
     std::string failure;
     auto log_of = [&](std::size_t i) { return fs::path(runs[i].dir) / "train_log.txt"; };
     while (done < runs.size()) {
-      while (failure.empty() && next < runs.size() && int(running.size()) < jobs) {
+      // runs start in order; one that starts from another run's weights waits for that run to finish
+      while (failure.empty() && next < runs.size() && int(running.size()) < jobs &&
+             (runs[next].depends < 0 || finished[std::size_t(runs[next].depends)])) {
         const auto& run = runs[next];
         fs::create_directories(run.dir);
         auto a = argv0;
@@ -122,6 +136,7 @@ void reproduce(const ReproduceRequest& q) {
       const std::size_t i = it->second;
       running.erase(it);
       ++done;
+      finished[i] = true;
       if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.empty())
         failure = "run " + runs[i].dir + " failed; its log:\n" + ex::file_tail(log_of(i).string(), 15);
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -170,6 +185,7 @@ void reproduce(const ReproduceRequest& q) {
         d << std::fixed << std::showpos << std::setprecision(1) << row["difference"].get<double>() << std::noshowpos;
         const bool sides = row.contains("baseline") && row.contains("treatment");  // a metric's own sides
         auto side = [&](const char* k, const std::string& arm) {
+          if (sides && row[k]["arm"] == "bound") return row[k]["label"].get<std::string>();  // a claim's fixed number
           return sides ? row[k]["arm"].get<std::string>() + (row[k]["path"] == row["path"] ? std::string()
                                                                                           : "@" + row[k]["path"].get<std::string>())
                        : arm;

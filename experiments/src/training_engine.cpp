@@ -8,6 +8,7 @@
 #include "dmlbench/experiments/class_tree_margins.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
+#include "dmlbench/experiments/embedding_spread.hpp"
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 #include "dmlbench/experiments/metric_losses.hpp"
 #include "dmlbench/experiments/npy_file.hpp"
@@ -17,6 +18,7 @@
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/trimmed_loss.hpp"
+#include "dmlbench/experiments/triplet_movement_log.hpp"
 #include "dmlbench/theory/hierarchy_recovery.hpp"
 
 #include <algorithm>
@@ -61,6 +63,24 @@ void check_config(const RunConfig& c, const TrainingData& d, const std::string& 
   if ((c.miner.name == "distance-weighted" || c.miner.name == "eps-distance-weighted") && !c.model.normalize)
     throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
                        "model.normalize = true");
+  if (c.eval.movement && c.loss.name != "triplet" && c.loss.name != "nca" && c.loss.name != "l2nd")
+    throw config_error("eval.movement follows the mined triplets of loss.name = triplet | nca | l2nd, not " +
+                       c.loss.name);
+  if (c.eval.movement && c.loss.trim > 0)
+    throw config_error("eval.movement follows every mined triplet: loss.trim leaves some out of the step; set it to 0");
+  if (!c.model.init_run.empty()) {
+    if (!c.model.pretrained.empty())
+      throw config_error("model.init_run and model.pretrained both name starting weights: name one");
+    const fs::path r(c.model.init_run);
+    if (!fs::exists(r / "metrics.json") || !fs::exists(r / "checkpoint_model.pt"))
+      throw config_error("model.init_run = " + r.string() + " is not a finished run (no metrics.json and "
+                         "checkpoint_model.pt there)");
+    const json other = json::parse(std::ifstream(r / "checkpoint.json")).at("config").at("model");
+    for (const char* k : {"name", "embedding_dim", "normalize", "kernels"})
+      if (other.at(k) != c.resolved.at("model").at(k))
+        throw config_error("model.init_run = " + r.string() + " trained model." + k + " = " + other.at(k).dump() +
+                           ", this run has " + c.resolved.at("model").at(k).dump());
+  }
   for (const auto& name : c.eval.curve_sets) d.eval_set(name);
   if (!c.eval.subclusters.empty())
     for (const auto& name : eval_sets(c, d)) {
@@ -201,6 +221,11 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
     if (!retrieval.empty()) {
       const json lr = retrieval[l];
       for (const char* key : {"precision_at_1", "r_precision", "map_at_r", "queries_without_positive"}) r[key] = lr[key];
+      // [XHN] Problem 1 measured directly: mean cosine similarity of all, same-class and other-class pairs
+      const auto spread = embedding_spread(emb, y);
+      auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+      r["similarity"] = {{"mean_all", num(spread.mean_all)}, {"mean_same_class", num(spread.mean_same_class)},
+                         {"mean_other_class", num(spread.mean_other_class)}};
     }
     if (with_nmi) {
       const auto classes = std::get<0>(at::_unique(y)).size(0);
@@ -305,6 +330,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   EmbeddingModel model = make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels,
                                               data.channels);
   if (!c.model.pretrained.empty()) model.load_pretrained(c.model.pretrained);
+  if (!c.model.init_run.empty()) model.load((fs::path(c.model.init_run) / "checkpoint_model.pt").string());
   model.set_freeze_bn(c.model.freeze_bn);
   model.to(dev);
   MarginLoss margin_loss{nullptr};
@@ -353,7 +379,8 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   long steps = 0;
   double first_loss = 0, last_loss = 0, acc_before = 0, train_seconds = 0;
   std::int64_t skipped = 0;
-  json scatter_rows = json::array(), curve = json::array(), step_rows = json::array(), active_by_epoch = json::object();
+  json scatter_rows = json::array(), curve = json::array(), step_rows = json::array(), active_by_epoch = json::object(),
+       movement_rows = json::array();
   // [HTL] Algorithm 1: the margin is loss.margin for every class pair and batches are class-balanced until the first
   // tree; each tree replaces the margin table and the class distances of A-N sampling
   const bool htl = c.loss.name == "htl";
@@ -385,6 +412,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     curve = meta["curve"];
     step_rows = meta.value("steps_log", json::array());
     active_by_epoch = meta.value("active_by_epoch", json::object());
+    movement_rows = meta.value("movement", json::array());
     trees_built = meta.value("trees_built", 0);
     last_tree_epoch = meta.value("last_tree_epoch", 0);
     if (htl && trees_built > 0) {
@@ -455,6 +483,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       if (c.model.normalize) e = F::normalize(e, F::NormalizeFuncOptions().dim(1));
       torch::Tensor loss;
       std::optional<double> active;  // the fraction of the loss's triplets that violate their margin
+      std::optional<std::pair<torch::Tensor, MinedTriplets>> moved;  // eval.movement: embeddings and triplets
       auto active_of = [](const torch::Tensor& terms) { return terms.detach().gt(0).to(torch::kFloat64).mean().item<double>(); };
       if (c.loss.name == "htl") {  // [HTL] Sec 3.3: all triplets of the batch
         const auto r = hierarchical_triplet_loss_all(e, train_class_pos.index({torch::tensor(bi, torch::kInt64)}).to(dev),
@@ -470,6 +499,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(steps));
         const auto sim = mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
         const auto t = mine_triplets(sim, y, miner, gen);
+        if (c.eval.movement) moved = {e.detach(), t};
         skipped += t.skipped_no_positive + t.skipped_no_negative;
         const auto distance = c.loss.distance == "squared"     ? TripletDistance::squared_euclidean
                               : c.loss.distance == "euclidean" ? TripletDistance::euclidean
@@ -494,6 +524,26 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       opt->zero_grad();
       loss.backward();
       opt->step();
+      if (moved && moved->second.anchors.size(0) > 0) {
+        // [XHN] Sec 6.1: the same images through the updated network, in the same mode (batch statistics), the
+        // batch-norm running statistics put back so that the log does not change the training
+        torch::NoGradGuard no_grad;
+        std::vector<torch::Tensor> kept;
+        for (const auto& b : model.module().buffers()) kept.push_back(b.clone());
+        auto e1 = model.forward(x);
+        {
+          std::size_t i = 0;
+          for (auto& b : model.module().buffers()) b.copy_(kept[i++]);
+        }
+        const auto m = step_movement(moved->first, triplet_dots(e1, moved->second), moved->second,
+                                     movement_model_of(c.loss.name), c.eval.movement_tolerance);
+        json row = {steps + 1, epoch + 1};
+        for (const auto* counts : {&m.observed, &m.predicted})
+          for (auto n : counts->count) row.push_back(n);
+        row.push_back(m.agree);
+        row.push_back(m.compared);
+        movement_rows.push_back(row);
+      }
       const double lv = loss.item<double>();
       if (!std::isfinite(lv))
         throw std::runtime_error("training diverged: loss " + std::to_string(lv) + " at step " + std::to_string(steps));
@@ -581,6 +631,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
                                                  {"skipped_anchors", skipped}, {"triplet_accuracy_before", acc_before},
                                                  {"scatter", scatter_rows}, {"curve", curve},
                                                  {"steps_log", step_rows}, {"active_by_epoch", active_by_epoch},
+                                                 {"movement", movement_rows},
                                                  {"trees_built", trees_built}, {"last_tree_epoch", last_tree_epoch}}
                                                 .dump());
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -601,6 +652,11 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
                                   {"last_epoch", (--active_by_epoch.end()).value()}, {"by_epoch", active_by_epoch}};
   }
   if (htl) metrics["htl"] = {{"trees_built", trees_built}, {"last_tree_epoch", last_tree_epoch}};
+  if (c.eval.movement) {  // [XHN] Sec 6.1 / Fig 3
+    metrics["movement"] = movement_summary(movement_rows);
+    metrics["movement"]["tolerance"] = c.eval.movement_tolerance;
+    metrics["movement"]["model"] = theory::name(movement_model_of(c.loss.name));
+  }
   if (!c.eval.tree_groups.empty()) {  // beyond [HTL]: does the tree of the final embeddings recover a known grouping?
     const auto tree = tree_of_training_set(c, model, data.train, train_level, dev);
     const auto known = known_groups(tree, data.train, train_level, c.eval.tree_groups);
@@ -688,6 +744,18 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
       st << r[0] << "," << r[1] << "," << std::setprecision(9) << r[2].get<double>() << ","
          << (r[3].is_null() ? std::string() : std::to_string(r[3].get<double>())) << "\n";
     write_file_atomically((out / "train_steps.csv").string(), st.str());
+  }
+  if (c.eval.movement) {
+    std::ostringstream mv;  // per step: where the triplets' dots moved, and where the isolated-triplet model says
+    mv << "# " << head.dump() << "\nstep,epoch";
+    for (const char* side : {"", "predicted_"})
+      for (const char* q : {"up_right", "up_left", "down_left", "down_right", "stationary"}) mv << "," << side << q;
+    mv << ",agree,compared\n";
+    for (const auto& r : movement_rows) {
+      for (std::size_t i = 0; i < r.size(); ++i) mv << (i ? "," : "") << r[i].get<std::int64_t>();
+      mv << "\n";
+    }
+    write_file_atomically((out / "movement.csv").string(), mv.str());
   }
   write_file_atomically((out / "metrics.json").string(), metrics.dump(2) + "\n");
   return metrics;

@@ -230,3 +230,59 @@ TEST_CASE("a metric with its own sides compares one arm early in its curve with 
   CHECK_THROWS_WITH(read_reproduction((dir / "r.json").string(), kRepo), Catch::Contains("names arm \"nope\""));
   fs::remove_all(dir);
 }
+
+TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-free side judged as it lies, and an arm "
+          "that starts from another arm's weights",
+          "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-bound";
+  fs::create_directories(dir);
+  const json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "XHN", "where": "Fig 3", "config": "experiments/configs/xhn-movement-glyphs.json",
+    "arms": [{"name": "pre", "set": {}}, {"name": "later", "init_from": "pre", "set": {}}],
+    "profiles": {"quick": {"seeds": 3}},
+    "metrics": [
+      {"label": "below", "path": "s.ul", "direction": "decrease", "claim": "c-below",
+       "compare": {"treatment": {"arm": "later"}, "bound": 0.01}},
+      {"label": "above", "path": "s.ul", "direction": "increase", "claim": "c-above",
+       "compare": {"treatment": {"arm": "later"}, "bound": 0.01}},
+      {"label": "flat", "path": "s.zero", "direction": "decrease", "claim": "c-flat",
+       "compare": {"treatment": {"arm": "pre"}, "bound": 0.01}}
+    ]})");
+  std::ofstream(dir / "r.json") << file.dump();
+  const auto r = read_reproduction((dir / "r.json").string(), kRepo);
+  CHECK(r.arms[1].init_from == "pre");
+  REQUIRE(r.metrics[0].bound);
+  CHECK(*r.metrics[0].bound == 0.01);
+  auto run = [](double ul) { return json{{"s", json{{"ul", ul}, {"zero", 0.0}}}}; };
+  std::map<std::string, std::vector<json>> runs;
+  runs["pre"] = {run(0.5), run(0.5), run(0.5)};
+  runs["later"] = {run(0.001), run(0.002), run(0.0015)};
+  const auto v = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
+  const auto& rows = v["rows"];
+  // mean 0.0015, sd 0.0005, n 3: t = (0.0015 - 0.01) / (0.0005 / sqrt 3) = -29.4, df 2
+  CHECK_THAT(rows[0]["difference"].get<double>(), Catch::WithinAbs(0.0015 - 0.01, 1e-15));
+  CHECK_THAT(rows[0]["welch_t"].get<double>(), Catch::WithinRel(-0.0085 / (0.0005 / std::sqrt(3.0)), 1e-9));
+  CHECK_THAT(rows[0]["df"].get<double>(), Catch::WithinRel(2.0, 1e-12));
+  CHECK(rows[0]["verdict"] == "verified");
+  CHECK(rows[1]["verdict"] == "refuted");  // the same numbers, the claim the other way
+  CHECK(rows[0]["baseline"]["arm"] == "bound");
+  CHECK(rows[0]["treatment"]["arm"] == "later");
+  CHECK(rows[2]["verdict"] == "verified");  // every seed exactly 0, below 0.01: no test needed
+  CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("every seed"));
+  // bad files: init_from naming no earlier arm; a bound beside a baseline; a bound without a direction
+  auto bad = [&](const std::string& name, json edit) {
+    json f = file;
+    f.merge_patch(edit);
+    std::ofstream(dir / (name + ".json")) << f.dump();
+    return (dir / (name + ".json")).string();
+  };
+  CHECK_THROWS_WITH(read_reproduction(bad("b1", {{"arms", json::array({json{{"name", "later"}, {"init_from", "pre"}}})}}), kRepo),
+                    Catch::Contains("init_from"));
+  json m = file["metrics"];
+  m[0]["compare"]["baseline"] = json{{"arm", "pre"}};
+  CHECK_THROWS_WITH(read_reproduction(bad("b2", {{"metrics", m}}), kRepo), Catch::Contains("bound"));
+  m = file["metrics"];
+  m[0].erase("direction");
+  CHECK_THROWS_WITH(read_reproduction(bad("b3", {{"metrics", m}}), kRepo), Catch::Contains("direction"));
+  fs::remove_all(dir);
+}

@@ -1,6 +1,7 @@
 // The training engine (experiments/training_engine.hpp) on the bundled MNIST digits: [LCC] Sec 5.1 runs from the
 // config experiments/configs/lcc-mnist-evenodd.json, the regression gate against the implementation it replaced,
 // smoke behaviour, resume, and bad input.
+#include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
@@ -315,4 +316,100 @@ TEST_CASE("HTL training: a class tree per epoch, A-N batches, the active-triplet
   CHECK_THROWS_WITH(train_run(small(greedy), {d, false, ""}, std::cerr), Catch::Contains("distinct images per class"));
   CHECK_FALSE(fs::exists(d));
   for (const auto& x : {a, b, c}) fs::remove_all(x);
+}
+
+TEST_CASE("the movement log: every mined triplet classified each step, the training unchanged by it, a later phase "
+          "started from another run's weights [XHN Sec 6.1]",
+          "[experiments][training][XHN]") {
+  const std::vector<std::string> base = {"dataset.train_level=digit", "loss.name=nca", "model.normalize=true",
+                                         "model.embedding_dim=8", "miner.name=HPHN",
+                                         "miner.one_triplet_per_feature=true", "batch.classes=4", "batch.per_class=8",
+                                         "schedule.steps_per_epoch=5", "schedule.epochs=2", "eval.scatter=false",
+                                         "optimizer.name=sgd", "optimizer.lr=0.01"};
+  auto logged = base;
+  logged.push_back("eval.movement=true");
+  const auto a = fresh_dir("dmlbench-mv-a"), b = fresh_dir("dmlbench-mv-b"), c = fresh_dir("dmlbench-mv-c");
+  const auto with = train_run(small(logged), {a, false, ""}, std::cerr);
+  const auto without = train_run(small(base), {b, false, ""}, std::cerr);
+  // the log embeds the batch again and puts the batch-norm statistics back: the training is the same to the bit
+  CHECK(metric_value(with, "last_loss") == metric_value(without, "last_loss"));
+  CHECK(with["eval"] == without["eval"]);
+  CHECK_FALSE(without.contains("movement"));
+  // one row per step; each row's observed and predicted counts cover the same triplets (a 32-image batch with one
+  // triplet per feature holds at most 10)
+  std::ifstream csv(fs::path(a) / "movement.csv");
+  std::string line;
+  std::getline(csv, line);
+  CHECK(line.rfind("# {\"config\"", 0) == 0);
+  std::getline(csv, line);
+  CHECK(line.rfind("step,epoch,up_right,up_left,down_left,down_right,stationary,predicted_up_right", 0) == 0);
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    ++rows;
+    std::vector<long> v;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) v.push_back(std::stol(x));
+    REQUIRE(v.size() == 14);
+    const long seen = v[2] + v[3] + v[4] + v[5] + v[6], predicted = v[7] + v[8] + v[9] + v[10] + v[11];
+    CHECK(seen == predicted);
+    CHECK((seen >= 1 && seen <= 10));
+    CHECK(v[12] <= v[13]);
+  }
+  CHECK(rows == 10);
+  const auto& mv = with["movement"];
+  CHECK(mv["steps"] == 10);
+  CHECK(mv["model"] == "l1st");
+  double shares = 0;
+  for (const char* q : {"up_right", "up_left", "down_left", "down_right"}) shares += mv["share"][q].get<double>();
+  CHECK_THAT(shares, Catch::WithinAbs(1.0, 1e-12));  // four shares of the moving dots: exact up to rounding of sums
+  // lr 0.01 moves every dot by far more than the tolerance; at a tolerance of 1 nothing moves (negative control)
+  CHECK(mv["stationary_share"].get<double>() < 0.5);
+  auto blind = logged;
+  blind.push_back("eval.movement_tolerance=1");
+  const auto still = train_run(small(blind), {c, false, ""}, std::cerr);
+  CHECK(metric_value(still, "movement.stationary_share") == 1.0);
+  CHECK(still["movement"]["share"]["up_right"].is_null());
+  // a later phase: model.init_run starts from run a's final weights (not random ones): its first step's loss is a's
+  // last epoch's scale, not the random network's
+  const auto d = fresh_dir("dmlbench-mv-d");
+  auto later = logged;
+  later.push_back("model.init_run=" + a);
+  later.push_back("optimizer.lr=0.000001");
+  later.push_back("schedule.epochs=1");
+  const auto from_a = train_run(small(later), {d, false, ""}, std::cerr);
+  auto fresh = later;
+  fresh.pop_back();
+  fresh.pop_back();
+  fresh.pop_back();
+  fresh.push_back("optimizer.lr=0.000001");
+  fresh.push_back("schedule.epochs=1");
+  const auto e = fresh_dir("dmlbench-mv-e");
+  const auto from_random = train_run(small(fresh), {e, false, ""}, std::cerr);
+  auto weights = [](const std::string& run) {
+    auto m = make_embedding_model("lcc-mnist", 8, "fused", 0);
+    m.load((fs::path(run) / "checkpoint_model.pt").string());
+    std::vector<torch::Tensor> p;
+    for (const auto& t : m.parameters()) p.push_back(t.detach().flatten());
+    return torch::cat(p);
+  };
+  const auto wa = weights(a);
+  // 5 steps at lr 1e-6 move a weight by about 1e-6 times its gradient: far below the distance between two trainings
+  CHECK((weights(d) - wa).abs().max().item<double>() < 1e-4);
+  CHECK((weights(e) - wa).abs().max().item<double>() > 1e-3);
+  CHECK(from_a["config"]["model"]["init_run"] == a);
+  (void)from_random;
+  // errors: another model shape, an unfinished folder, a loss the log cannot follow
+  const auto bad = fresh_dir("dmlbench-mv-bad");
+  auto wide = later;
+  wide.push_back("model.embedding_dim=16");
+  CHECK_THROWS_WITH(train_run(small(wide), {bad, false, ""}, std::cerr),
+                    Catch::Contains("model.init_run") && Catch::Contains("embedding_dim"));
+  auto nowhere = later;
+  nowhere.push_back("model.init_run=" + bad);
+  CHECK_THROWS_WITH(train_run(small(nowhere), {bad, false, ""}, std::cerr), Catch::Contains("not a finished run"));
+  auto ms = logged;
+  ms.push_back("loss.name=ms");
+  CHECK_THROWS_WITH(train_run(small(ms), {bad, false, ""}, std::cerr), Catch::Contains("eval.movement"));
+  CHECK_FALSE(fs::exists(fs::path(bad) / "metrics.json"));
+  for (const auto& x : {a, b, c, d, e, bad}) fs::remove_all(x);
 }

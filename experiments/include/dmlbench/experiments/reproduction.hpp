@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace dmlbench::experiments {
 struct ReproductionArm {
   std::string name, label;
   std::vector<std::string> set;  // "key=value" overrides of the run config
+  std::string init_from;         // an earlier arm whose run of the same seed gives this arm its starting weights
 };
 struct ReproductionMetric {
   std::string label, path, claim, statement;  // path: a dotted path into metrics.json (metric_at)
@@ -24,6 +26,9 @@ struct ReproductionMetric {
   // "compare": this metric's own sides of the test, each an arm and a path (empty: the reproduction's comparison and
   // `path`): e.g. one arm early in its curve against another at the end, or one arm's first epoch against its last
   std::string baseline_arm, treatment_arm, baseline_path, treatment_path;
+  // "compare": {"treatment": ..., "bound": b}: the treatment side against a fixed number (a one-sample t-test; a claim
+  // such as "no top-left movement" against a share the reproduction states), with no baseline arm
+  std::optional<double> bound;
 };
 struct ReproductionVariant {
   std::string name, change;

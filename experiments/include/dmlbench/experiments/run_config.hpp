@@ -46,6 +46,7 @@ struct RunConfig {
     std::string name, kernels, pretrained;
     int embedding_dim = 2;
     bool normalize = false, freeze_bn = false;
+    std::string init_run;  // a finished run's folder whose final weights start this run (e.g. [XHN] Sec 6.1's later phase)
   } model;
   struct Loss {
     std::string name, distance;
@@ -89,6 +90,8 @@ struct RunConfig {
     std::string triplet_accuracy_set;
     bool scatter = false;
     std::string tree_groups;  // a coarse level to score the [HTL] tree of the final training embeddings against
+    bool movement = false;            // [XHN] Sec 6.1: where each mined triplet's dot moves in each step
+    double movement_tolerance = 1e-6;  // a similarity change at most this large counts as none
   } eval;
 
   nlohmann::ordered_json resolved;  // every key with its value, in schema order: the config block of every output
