@@ -307,8 +307,9 @@ std::string num(double v) {
   return o.str();
 }
 
-// The reproduction files (experiments/reproductions/*.json, sorted by name) that have the report's profile.
-std::vector<experiments::Reproduction> reproductions(const ReportConfig& cfg) {
+// The reproduction files (experiments/reproductions/*.json, sorted by name) that have the report's profile, or (with
+// `missing`) those that do not: the report lists them as not run here, with what they need.
+std::vector<experiments::Reproduction> reproductions(const ReportConfig& cfg, bool missing = false) {
   std::vector<std::string> files;
   if (fs::is_directory(cfg.reproductions))
     for (const auto& e : fs::directory_iterator(cfg.reproductions))
@@ -317,9 +318,32 @@ std::vector<experiments::Reproduction> reproductions(const ReportConfig& cfg) {
   std::vector<experiments::Reproduction> out;
   for (const auto& f : files) {
     auto r = experiments::read_reproduction(f, cfg.source_dir);
-    if (r.profiles.count(cfg.profile)) out.push_back(std::move(r));
+    if (r.profiles.count(cfg.profile) != (missing ? 1u : 0u)) out.push_back(std::move(r));
   }
   return out;
+}
+
+// The reproductions this profile does not run: no numbers, only what each needs and the command that runs it.
+std::string not_run_here_markdown(const ReportConfig& cfg) {
+  std::vector<experiments::Reproduction> skipped;
+  for (auto& r : reproductions(cfg, true))  // those that say what they need; the others are left out of this profile
+    if (!r.needs.empty()) skipped.push_back(std::move(r));
+  if (skipped.empty()) return "";
+  std::ostringstream o;
+  o << "## Not run here\n\nThese reproductions have no " << cfg.profile
+    << " profile: they need data or a device this machine does not have, and the report shows no number for them. "
+       "Each runs with the command given where its data and a GPU are.\n\n"
+       "| reproduction | paper | claims | needs | command |\n|---|---|---|---|---|\n";
+  for (const auto& r : skipped) {
+    std::string claims;
+    for (const auto& m : r.metrics)
+      if (!m.claim.empty()) claims += (claims.empty() ? "`" : ", `") + m.claim + "`";
+    const std::string file = fs::relative(r.file, cfg.source_dir).string();
+    o << "| " << cell(r.title) << " (`" << file << "`) | [" << r.paper << "] " << cell(r.where) << " | "
+      << (claims.empty() ? std::string("-") : claims) << " | " << cell(r.needs)
+      << " | `dmlbench reproduce --file " << file << " --profile " << r.profiles.begin()->first << " --out <dir>` |\n";
+  }
+  return o.str() + "\n";
 }
 
 std::vector<Stage> plan(const ReportConfig& cfg) {
@@ -828,6 +852,7 @@ int run_report(const ReportConfig& cfg) {
       for (const auto& v : sm["variants"]) vrows.emplace_back(v.value("name", ""), v);
       md << "One row per variant: the config with one thing changed.\n\n" << variants_table(vrows) << "\n";
     }
+    md << not_run_here_markdown(cfg);
     md << "## Figures\n\n" << figures_section(manifest, records, cfg);
     md << "## Stages\n\nEach stage's outputs carry the hash of the config that made it (`stage.json` in its folder "
           "under the work directory); a stage whose hash is unchanged is not rerun.\n\n"

@@ -26,7 +26,9 @@ const nlohmann::json kImageNetNormalize = {
 
 }  // namespace
 
-std::vector<std::string> transform_presets() { return {"resize", "rrc-flip", "center-crop"}; }
+std::vector<std::string> transform_presets() {
+  return {"resize", "rrc-flip", "center-crop", "pad-crop-flip", "resize-normalize"};
+}
 
 TransformPipeline transform_from_config(const std::string& spec, int image_size, int channels, const std::string& key) {
   const auto s = spec.empty() ? std::string("resize") : spec;
@@ -41,11 +43,18 @@ TransformPipeline transform_from_config(const std::string& spec, int image_size,
     const bool sized = image_size > 0;
     if (s == "resize") {
       if (sized) steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
-    } else if (s == "rrc-flip" || s == "center-crop") {
+    } else if (s == "rrc-flip" || s == "center-crop" || s == "pad-crop-flip" || s == "resize-normalize") {
       if (!sized) throw config_error(key + " = " + s + " needs dataset.image_size > 0");
       if (s == "rrc-flip") {
         steps.push_back({{"op", "random_resized_crop"}, {"size", image_size}});
         steps.push_back({{"op", "hflip"}});
+      } else if (s == "pad-crop-flip") {  // [XHN] Sec 6: resized to S x S, random crops padded by 10, random flips
+        steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
+        steps.push_back({{"op", "pad"}, {"padding", 10}});
+        steps.push_back({{"op", "random_crop"}, {"size", image_size}});
+        steps.push_back({{"op", "hflip"}});
+      } else if (s == "resize-normalize") {  // its evaluation side: S x S
+        steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
       } else {
         steps.push_back({{"op", "resize"}, {"size", (image_size * 256 + 112) / 224}});
         steps.push_back({{"op", "center_crop"}, {"size", image_size}});

@@ -282,7 +282,7 @@ CropBox random_resized_crop_box(int rows, int cols, std::array<double, 2> scale,
 namespace {
 
 struct Step {
-  enum class Kind { resize_exact, resize_shorter, random_resized_crop, center_crop, hflip, random_affine, pad } kind;
+  enum class Kind { resize_exact, resize_shorter, random_resized_crop, random_crop, center_crop, hflip, random_affine, pad } kind;
   int rows = 0, cols = 0;                        // the sizes; resize_shorter keeps its size in rows
   std::array<double, 2> scale{1, 1}, ratio{1, 1};  // random_resized_crop; random_affine's scale
   std::array<double, 2> degrees{0, 0}, translate{0, 0};
@@ -364,7 +364,7 @@ class StepReader {
   std::string where_;
 };
 
-const std::vector<std::string> kOps = {"resize", "random_resized_crop", "center_crop", "hflip",
+const std::vector<std::string> kOps = {"resize", "random_resized_crop", "random_crop", "center_crop", "hflip",
                                        "random_affine", "pad", "normalize"};
 
 }  // namespace
@@ -404,6 +404,10 @@ TransformPipeline::TransformPipeline(const json& spec) {
       st.ratio = r.range("ratio", {3.0 / 4.0, 4.0 / 3.0}, 0.0, 1e6, true);
       resolved["scale"] = st.scale;
       resolved["ratio"] = st.ratio;
+    } else if (op == "random_crop") {
+      const StepReader r(j, i, op, {"size"});
+      st.kind = Step::Kind::random_crop;
+      std::tie(st.rows, st.cols) = r.size("size");
     } else if (op == "center_crop") {
       const StepReader r(j, i, op, {"size"});
       st.kind = Step::Kind::center_crop;
@@ -489,6 +493,7 @@ std::pair<int, int> TransformPipeline::output_size(int rows, int cols) const {
       case Step::Kind::resize_shorter: std::tie(rows, cols) = shorter_side_size(rows, cols, st.rows); break;
       case Step::Kind::resize_exact:
       case Step::Kind::random_resized_crop:
+      case Step::Kind::random_crop:
       case Step::Kind::center_crop: rows = st.rows, cols = st.cols; break;
       case Step::Kind::pad: rows += st.padding[1] + st.padding[3], cols += st.padding[0] + st.padding[2]; break;
       case Step::Kind::hflip:
@@ -504,7 +509,7 @@ std::optional<std::pair<int, int>> TransformPipeline::fixed_output_size() const 
     if (st.kind == Step::Kind::resize_shorter) {
       size.reset();
     } else if (st.kind == Step::Kind::resize_exact || st.kind == Step::Kind::random_resized_crop ||
-               st.kind == Step::Kind::center_crop) {
+               st.kind == Step::Kind::random_crop || st.kind == Step::Kind::center_crop) {
       size = std::pair{st.rows, st.cols};
     } else if (st.kind == Step::Kind::pad && size) {
       size->first += st.padding[1] + st.padding[3];
@@ -537,6 +542,16 @@ Image TransformPipeline::transform(const Image& image, std::mt19937_64& rng) con
         buf = resized_crop(*cur, random_resized_crop_box(cur->rows, cur->cols, st.scale, st.ratio, rng), st.rows,
                            st.cols);
         break;
+      case Step::Kind::random_crop: {  // torchvision RandomCrop without padding: a uniform position, rows first
+        if (st.rows > cur->rows || st.cols > cur->cols)
+          throw std::invalid_argument("random_crop: a " + std::to_string(st.rows) + " x " + std::to_string(st.cols) +
+                                      " crop of a " + std::to_string(cur->rows) + " x " + std::to_string(cur->cols) +
+                                      " image (pad or resize it first)");
+        const int top = std::uniform_int_distribution<int>(0, cur->rows - st.rows)(rng);
+        const int left = std::uniform_int_distribution<int>(0, cur->cols - st.cols)(rng);
+        buf = crop(*cur, CropBox{top, left, st.rows, st.cols});
+        break;
+      }
       case Step::Kind::center_crop: buf = center_crop(*cur, st.rows, st.cols); break;
       case Step::Kind::hflip:
         if (uniform01(rng) >= st.p) continue;  // torchvision: flip when rand < p (one draw either way)

@@ -91,7 +91,7 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
   const json& j = r.source;
   const std::string w = path;
   only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison", "metrics",
-                "diagnostics", "variants", "claims", "compare_with", "note"},
+                "diagnostics", "variants", "claims", "compare_with", "note", "needs"},
             w);
   r.file = path;
   r.id = need_string(j, "id", w);
@@ -208,6 +208,7 @@ Reproduction read_reproduction(const std::string& path, const std::string& repo_
     }
   r.claims = j.value("claims", true);
   r.compare_with = j.value("compare_with", "");
+  r.needs = j.value("needs", "");
   return r;
 }
 

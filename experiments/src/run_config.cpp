@@ -55,8 +55,8 @@ const std::vector<ConfigKey>& run_config_schema() {
       ranged(key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
                                                      "(0: the native size, Omniglot only)"), 0, 4096),
       ranged(key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
-      key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | "
-                                                   "center-crop) or a JSON list of transforms (empty: resize)"),
+      key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | center-crop | "
+                                                   "pad-crop-flip, [XHN] Sec 6 | resize-normalize) or a JSON list of transforms (empty: resize)"),
       key("dataset.transform_eval", "string", "", "file-backed datasets: as transform_train (empty: resize)"),
       ranged(key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),

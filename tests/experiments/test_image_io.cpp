@@ -521,6 +521,48 @@ TEST_CASE("transform pipeline: JSON spec, defaults, sizes and repeatable draws",
   CHECK_THROWS_AS(p.check_channels(1), std::invalid_argument);
 }
 
+TEST_CASE("transform pipeline: random crop after padding ([XHN] Sec 6: random crops padded by 10 pixels on each side)",
+          "[experiments][image]") {
+  const auto p = TransformPipeline::parse(R"([{"op": "pad", "padding": 10}, {"op": "random_crop", "size": 16}])");
+  CHECK(p.fixed_output_size() == std::pair{16, 16});  // the crop fixes the size
+  CHECK(p.output_size(16, 16) == std::pair{16, 16});
+  // a 15 x 15 image of distinct values 1..225 padded to 35 x 35 and cropped back to 15 x 15: every output is the
+  // image shifted by (dy, dx) in [-10, 10]^2 with zeros shifted in, and the draws cover many shifts
+  std::vector<int> px(225);
+  for (int i = 0; i < 225; ++i) px[std::size_t(i)] = 1 + i;
+  const Image im = image_of(15, 15, 1, px);
+  const auto p15 = TransformPipeline::parse(R"([{"op": "pad", "padding": 10}, {"op": "random_crop", "size": 15}])");
+  std::mt19937_64 rng(3);
+  std::set<std::pair<int, int>> shifts;
+  for (int k = 0; k < 400; ++k) {
+    const auto out = p15.apply(im, rng);
+    REQUIRE(out.size() == 225u);
+    // the shift from any image pixel in the window (a shift of at most 10 keeps some of a 15-pixel image)
+    int dy = 99, dx = 99;
+    for (int i = 0; i < 225 && dy == 99; ++i)
+      if (out[std::size_t(i)] > 0) {
+        const int v = int(std::lround(out[std::size_t(i)] * 255.0f)) - 1;
+        dy = i / 15 - v / 15;
+        dx = i % 15 - v % 15;
+      }
+    REQUIRE(dy != 99);
+    CHECK((dy >= -10 && dy <= 10 && dx >= -10 && dx <= 10));
+    for (int r = 0; r < 15; ++r)
+      for (int c = 0; c < 15; ++c) {
+        const int sr = r - dy, sc = c - dx;
+        const float want = sr >= 0 && sr < 15 && sc >= 0 && sc < 15 ? float(px[std::size_t(sr * 15 + sc)]) / 255.0f : 0.0f;
+        REQUIRE(out[std::size_t(r * 15 + c)] == want);
+      }
+    shifts.insert({dy, dx});
+  }
+  CHECK(shifts.size() > 200);  // 441 shifts, 400 uniform draws: about 250 distinct expected
+  // a crop larger than the image is an error naming the sizes (torchvision raises too without pad_if_needed)
+  std::mt19937_64 g(1);
+  CHECK(p.output_size(16, 16) == std::pair{16, 16});
+  CHECK_THROWS_WITH(TransformPipeline::parse(R"([{"op": "random_crop", "size": 20}])").apply(im, g),
+                    Catch::Contains("random_crop") && Catch::Contains("20 x 20"));
+}
+
 TEST_CASE("transform pipeline: bad specs are errors naming the step and key", "[experiments][image]") {
   const auto fails = [](const std::string& text, const std::string& fragment) {
     CHECK_THROWS_WITH(TransformPipeline::parse(text), Catch::Contains(fragment));

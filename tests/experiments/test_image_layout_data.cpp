@@ -233,4 +233,14 @@ TEST_CASE("file-backed dataset errors name the key: input size, channels, transf
   CHECK(p.fixed_output_size() == std::optional<std::pair<int, int>>({32, 32}));
   CHECK(p.spec().back()["op"] == "normalize");
   CHECK(transform_from_config("rrc-flip", 32, 1, "k").spec().back()["op"] == "hflip");
+  // [XHN] Sec 6's augmentation: S x S, padded by 10, a random S x S crop, a random flip, ImageNet statistics for RGB
+  const auto x = transform_from_config("pad-crop-flip", 32, 3, "k");
+  CHECK(x.fixed_output_size() == std::optional<std::pair<int, int>>({32, 32}));
+  CHECK(x.spec()[1]["op"] == "pad");
+  CHECK(x.spec()[2]["op"] == "random_crop");
+  CHECK(x.spec().back()["op"] == "normalize");
+  const auto xe = transform_from_config("resize-normalize", 32, 3, "k");
+  CHECK(xe.fixed_output_size() == std::optional<std::pair<int, int>>({32, 32}));
+  CHECK(xe.spec().back()["op"] == "normalize");
+  CHECK(transform_from_config("resize-normalize", 32, 1, "k").spec().back()["op"] == "resize");
 }

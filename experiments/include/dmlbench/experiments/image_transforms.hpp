@@ -62,6 +62,7 @@ CropBox random_resized_crop_box(int rows, int cols, std::array<double, 2> scale,
 // (defaults in brackets; a size is one number or [rows, cols]):
 //   {"op": "resize", "size": S}                    one number: the shorter side (torchvision Resize(int))
 //   {"op": "random_resized_crop", "size": S, "scale": [0.08, 1], "ratio": [0.75, 1.3333333333333333]}
+//   {"op": "random_crop", "size": S}             a uniform position (torchvision RandomCrop; pad first for its padding)
 //   {"op": "center_crop", "size": S}
 //   {"op": "hflip", "p": [0.5]}
 //   {"op": "random_affine", "degrees": D or [lo, hi], "translate": [fx, fy] [[0, 0]], "scale": [1, 1], "fill": [0]}

@@ -51,6 +51,7 @@ struct Reproduction {
   std::vector<ReproductionVariant> variants;  // empty: the config as it is
   bool claims = true;                         // its rows enter the report's claims table
   std::string compare_with;                   // another reproduction's stage shown first in the variants table
+  std::string needs;  // what a run needs that a CPU machine with the bundled data lacks (the report's "not run here")
   nlohmann::ordered_json source;              // the file as read
 };
 
