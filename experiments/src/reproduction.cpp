@@ -75,6 +75,7 @@ double metric_at(const json& metrics, const std::string& dotted) {
       throw std::invalid_argument("metric " + dotted + ": no \"" + part + "\" in the run's metrics");
     node = &(*node)[part];
   }
+  if (node->is_null()) throw metric_undefined("metric " + dotted + " is undefined in this run (null)");
   if (!node->is_number()) throw std::invalid_argument("metric " + dotted + " is not a number (" + node->dump() + ")");
   return node->get<double>();
 }
@@ -258,6 +259,9 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
     for (const auto& metrics : runs.at(arm)) {
       try {
         x.push_back(m.scale * metric_at(metrics, path));
+      } catch (const metric_undefined&) {
+        // a run where the metric has no value (e.g. a share of moving dots when none moved): left out of the mean
+        // and the test, so that the arm has fewer seeds there
       } catch (const std::invalid_argument& e) {
         throw std::runtime_error(r.file + ": metric " + m.label + ": " + e.what() + " (arm " + arm + ")");
       }
@@ -266,7 +270,8 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
   };
   auto entry = [](const std::vector<double>& x) {
     const double sd = sd_of(x);
-    return json{{"mean", mean_of(x)}, {"std", std::isfinite(sd) ? json(sd) : json(nullptr)}, {"seeds", x}};
+    return json{{"mean", x.empty() ? json(nullptr) : json(mean_of(x))},
+                {"std", std::isfinite(sd) ? json(sd) : json(nullptr)}, {"seeds", x}};
   };
   for (const auto& m : r.metrics) {
     json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
@@ -290,7 +295,7 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
       row["baseline"] = {{"arm", "bound"}, {"label", "the bound " + b.str()}, {"path", ""}, {"mean", *m.bound},
                          {"std", 0.0}, {"seeds", json::array()}};
       const auto w = welch_test(ta, {*m.bound, *m.bound});
-      row["difference"] = w.difference;
+      if (std::isfinite(w.difference)) row["difference"] = w.difference;  // none where a side has no value
       row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
       row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
       row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
@@ -330,7 +335,7 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
       const auto ta = values(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
                  ba = values(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
       const auto w = welch_test(ta, ba);
-      row["difference"] = w.difference;
+      if (std::isfinite(w.difference)) row["difference"] = w.difference;  // none where a side has no value
       row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
       row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
       row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
@@ -353,6 +358,7 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
 }
 
 std::string mean_std_text(const json& e, int precision) {
+  if (!e.at("mean").is_number()) return "n/a (no run has it)";
   std::ostringstream o;
   o << std::fixed << std::setprecision(precision) << e.at("mean").get<double>();
   if (e.contains("std") && e["std"].is_number())

@@ -269,6 +269,19 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   CHECK(rows[0]["treatment"]["arm"] == "later");
   CHECK(rows[2]["verdict"] == "verified");  // every seed exactly 0, below 0.01: no test needed
   CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("every seed"));
+  // a run that wrote null for the metric (no value in that run) is left out of it: two seeds remain
+  runs["later"][2]["s"]["ul"] = nullptr;
+  const auto w = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
+  CHECK(w["rows"][0]["treatment"]["seeds"].size() == 2);
+  CHECK(w["rows"][0]["seeds_per_arm"] == 2);
+  CHECK_THROWS_AS(metric_at(runs["later"][2], "s.ul"), metric_undefined);
+  // every run null: no mean, no difference, not reproducible
+  for (auto& m : runs["later"]) m["s"]["ul"] = nullptr;
+  const auto none = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
+  CHECK(none["rows"][0]["treatment"]["mean"].is_null());
+  CHECK_FALSE(none["rows"][0].contains("difference"));
+  CHECK(none["rows"][0]["verdict"] == "not-reproducible");
+  CHECK(mean_std_text(none["rows"][0]["treatment"]) == "n/a (no run has it)");
   // bad files: init_from naming no earlier arm; a bound beside a baseline; a bound without a direction
   auto bad = [&](const std::string& name, json edit) {
     json f = file;

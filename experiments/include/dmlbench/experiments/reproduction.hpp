@@ -7,6 +7,7 @@
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,12 @@ struct Reproduction {
 };
 
 // The number at a dotted path of a run's metrics.json: each part a key of an object, or a 0-based index of an array
-// ("curve.2.eval.test.character.recall_at_k.1"). Throws std::invalid_argument naming the missing part.
+// ("curve.2.eval.test.character.recall_at_k.1"). Throws std::invalid_argument naming the missing part, and
+// metric_undefined (a kind of it) where the run wrote null (a quantity with no value in that run); a summary leaves
+// such runs out of that metric's mean and test.
+struct metric_undefined : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
 double metric_at(const nlohmann::ordered_json& metrics, const std::string& dotted);
 
 // Reads and checks a reproduction file (unknown keys, missing arms, a comparison naming no arm: one error naming the
