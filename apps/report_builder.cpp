@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <tuple>
 #include <cstdio>
@@ -100,9 +101,11 @@ std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const 
     std::ostringstream m;
     std::string sep;
     if (sides)
-      for (const char* side : {"baseline", "treatment"}) {
-        m << sep << row[side].value("label", "") << " (" << row[side].value("path", "") << ") "
-          << experiments::mean_std_text(row[side]);
+      for (const char* side : row["baseline"].value("arm", "") == "bound" ? std::array<const char*, 2>{"treatment", "baseline"}
+                                                                          : std::array<const char*, 2>{"baseline", "treatment"}) {
+        m << sep << row[side].value("label", "");
+        if (row[side].value("arm", "") != "bound")  // a claim's fixed number: no path, no spread
+          m << " (" << row[side].value("path", "") << ") " << experiments::mean_std_text(row[side]);
         sep = " vs ";
       }
     else
@@ -115,7 +118,8 @@ std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const 
     r.measured = m.str();
     r.note = row.value("note", "");
     if (r.verdict == "refuted")
-      r.witness = treat + " minus " + base + " = " + fixed1(row.value("difference", 0.0)) + " over " +
+      r.witness = treat + " minus " + (base == "bound" ? row["baseline"].value("label", base) : base) + " = " +
+                  fixed1(row.value("difference", 0.0)) + " over " +
                   std::to_string(row.value("seeds_per_arm", 0)) + " seeds per arm";
     rows.push_back(std::move(r));
   }
@@ -509,30 +513,38 @@ static std::string reproduction_table(const json& summary) {
   const json& v = summary.at("variants").at(0);
   std::vector<std::pair<std::string, std::string>> arms;
   for (const auto& a : repro.at("arms")) arms.emplace_back(a.at("name"), a.value("label", a.at("name").get<std::string>()));
+  // the paper's columns only where the paper prints a number for some arm (a figure of bars prints none)
+  bool paper = false;
+  for (const auto& row : v.at("rows"))
+    for (const auto& a : arms) paper = paper || row["arms"][a.first].contains("paper");
   std::ostringstream o;
   o << "| metric";
   for (const auto& a : arms) o << " | ours, " << a.second;
-  for (const auto& a : arms) o << " | paper, " << a.second;
+  for (const auto& a : arms)
+    if (paper) o << " | paper, " << a.second;
   o << " | difference (Welch) | verdict |\n|---";
-  for (std::size_t i = 0; i < 2 * arms.size() + 2; ++i) o << "|---";
+  for (std::size_t i = 0; i < (paper ? 2 : 1) * arms.size() + 2; ++i) o << "|---";
   o << "|\n";
   for (const auto& row : v.at("rows")) {
     o << "| " << row.value("metric", "");
     for (const auto& a : arms) o << " | " << experiments::mean_std_text(row["arms"][a.first]);
     for (const auto& a : arms)
-      o << " | " << (row["arms"][a.first].contains("paper") ? fixed1(row["arms"][a.first]["paper"]) : std::string("-"));
+      if (paper)
+        o << " | " << (row["arms"][a.first].contains("paper") ? fixed1(row["arms"][a.first]["paper"]) : std::string("-"));
     o << " | " << (row.contains("difference") ? fixed1(row["difference"]) + " (" + experiments::p_value_text(row) + ")"
                                               : std::string("-"));
-    if (row.contains("baseline") && row.contains("treatment"))  // a metric with its own sides
+    if (row.contains("baseline") && row.contains("treatment")) {  // a metric with its own sides
       o << ": " << row["treatment"].value("label", "") << " at `" << row["treatment"].value("path", "") << "` "
-        << experiments::mean_std_text(row["treatment"]) << " vs " << row["baseline"].value("label", "") << " at `"
-        << row["baseline"].value("path", "") << "` " << experiments::mean_std_text(row["baseline"]);
+        << experiments::mean_std_text(row["treatment"]) << " vs " << row["baseline"].value("label", "");
+      if (row["baseline"].value("arm", "") != "bound")  // a fixed number has no path and no spread
+        o << " at `" << row["baseline"].value("path", "") << "` " << experiments::mean_std_text(row["baseline"]);
+    }
     o << " | " << row.value("verdict", "-") << " |\n";
   }
   for (const auto& d : v.value("diagnostics", json::array())) {
     o << "| " << d.value("metric", "") << " (diagnostic)";
     for (const auto& a : arms) o << " | " << experiments::mean_std_text(d["arms"][a.first], 3);
-    for (std::size_t i = 0; i < arms.size(); ++i) o << " | -";
+    for (std::size_t i = 0; paper && i < arms.size(); ++i) o << " | -";
     o << " | - | - |\n";
   }
   return o.str();

@@ -116,6 +116,15 @@ TEST_CASE("reproduction summary rows carry their verdicts, the paper's numbers a
   CHECK_THAT(single[0].measured, Catch::Contains("triplet 40.0 (1 seed)") && Catch::Contains("Welch n/a (1 seed)"));
   CHECK_THAT(single[0].measured, !Catch::Contains("nan") && !Catch::Contains("+- 0.0"));
   CHECK_THROWS(rp::claim_rows_from_reproduction_summary(json{{"rows", json::array()}}, "LCC", "Table 1"));
+
+  // A claim against a bound ([XHN] Fig 3's bars): the arm at its path against the fixed number, no spread for it
+  json bound = fixture_json("work/mnist-evenodd/summary.json");
+  auto& b = bound["variants"][0]["rows"][2];
+  b["treatment"] = {{"arm", "eps"}, {"label", "triplet + EPS"}, {"path", "s.up_left"}, {"mean", 0.6}, {"std", 0.7}};
+  b["baseline"] = {{"arm", "bound"}, {"label", "the bound 1"}, {"path", ""}, {"mean", 1.0}, {"std", 0.0}};
+  const auto rb = rp::claim_rows_from_reproduction_summary(bound, "XHN", "Fig 3");
+  CHECK_THAT(rb[2].measured, Catch::StartsWith("triplet + EPS (s.up_left) 0.6 +- 0.7 vs the bound 1 ("));
+  CHECK_THAT(rb[2].witness, Catch::Contains("eps minus the bound 1 = "));
 }
 
 TEST_CASE("the stage hash changes with any byte of its config", "[report]") {
@@ -171,6 +180,12 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
                                                       "90.0 +- 1.0 | 60.0 +- 2.0 |"));
   CHECK_THAT(row_of(md, "mnist-evenodd"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (p = 0.001) |"));
   CHECK(fs::exists(dir / "reports/experiments/mnist-evenodd-probe_summary.json"));
+  // the reproductions this profile does not run and that say what they need: claims and command, no numbers
+  const auto not_run = md.substr(md.find("## Not run here"), md.find("## Figures") - md.find("## Not run here"));
+  CHECK_THAT(not_run, Catch::Contains("`xhn-table1-cub-l2nd-vs-l1st`") && Catch::Contains("a CUDA GPU") &&
+                          Catch::Contains("dmlbench reproduce --file experiments/reproductions/xhn_table1_cub.json "
+                                          "--profile full --out <dir>"));
+  CHECK_THAT(not_run, !Catch::Contains("65.2") && !Catch::Contains("+-"));  // the paper's R@1: never shown as ours
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
 
