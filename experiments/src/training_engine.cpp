@@ -63,9 +63,11 @@ void check_config(const RunConfig& c, const TrainingData& d, const std::string& 
   if ((c.miner.name == "distance-weighted" || c.miner.name == "eps-distance-weighted") && !c.model.normalize)
     throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
                        "model.normalize = true");
-  if (c.eval.movement && c.loss.name != "triplet" && c.loss.name != "nca" && c.loss.name != "l2nd")
-    throw config_error("eval.movement follows the mined triplets of loss.name = triplet | nca | l2nd, not " +
-                       c.loss.name);
+  if (c.eval.movement) try {
+      movement_model_of(c.loss.name);  // the losses whose mined triplets the log can follow
+    } catch (const std::invalid_argument& e) {
+      throw config_error(std::string("eval.movement: ") + e.what());
+    }
   if (c.eval.movement && c.loss.trim > 0)
     throw config_error("eval.movement follows every mined triplet: loss.trim leaves some out of the step; set it to 0");
   if (!c.model.init_run.empty()) {

@@ -32,7 +32,6 @@ StepMovement step_movement(const torch::Tensor& embeddings_before, const Triplet
   const auto h =
       F::normalize(embeddings_before.detach().to(torch::kCPU, torch::kFloat64), F::NormalizeFuncOptions().dim(1))
           .contiguous();
-  const auto before = triplet_dots(embeddings_before, t);
   const auto ia = t.anchors.cpu(), ip = t.positives.cpu(), in = t.negatives.cpu();
   const long d = h.size(1);
   auto row = [&](std::int64_t i) {
@@ -40,18 +39,17 @@ StepMovement step_movement(const torch::Tensor& embeddings_before, const Triplet
   };
   StepMovement m;
   for (std::int64_t k = 0; k < ia.size(0); ++k) {
-    const double ap0 = std::clamp(before.s_ap[k].item<double>(), -1.0, 1.0),
-                 an0 = std::clamp(before.s_an[k].item<double>(), -1.0, 1.0),
+    // the dot before the step from the same normalised rows the model's prediction uses
+    const theory::Triplet tr{row(ia[k].item<std::int64_t>()), row(ip[k].item<std::int64_t>()),
+                             row(in[k].item<std::int64_t>())};
+    const double ap0 = std::clamp(tr.a.dot(tr.p), -1.0, 1.0), an0 = std::clamp(tr.a.dot(tr.n), -1.0, 1.0),
                  ap1 = std::clamp(after.s_ap[k].item<double>(), -1.0, 1.0),
                  an1 = std::clamp(after.s_an[k].item<double>(), -1.0, 1.0);
     const auto seen = theory::classify_dot_movement(ap0, an0, ap1, an1, tolerance);
     theory::Movement predicted = theory::Movement::stationary;
     try {
-      predicted = theory::classify(
-          theory::delta_s_from_vectors(model, {row(ia[k].item<std::int64_t>()), row(ip[k].item<std::int64_t>()),
-                                               row(in[k].item<std::int64_t>())},
-                                       kModelStep));
-    } catch (const std::exception&) {  // a feature sent to the origin: no prediction
+      predicted = theory::classify(theory::delta_s_from_vectors(model, tr, kModelStep));
+    } catch (const theory::domain_error&) {  // a feature sent to the origin: no prediction
     }
     m.observed.add(seen);
     m.predicted.add(predicted);
