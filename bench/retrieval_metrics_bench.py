@@ -1,13 +1,26 @@
 #!/usr/bin/python3
-"""Recall@K (query excluded) and k-means NMI time on 10,000 x 128 embeddings: the C++ metrics
-(experiments/retrieval_metrics.hpp, bench_retrieval_metrics) against a plain PyTorch reference in one run, the same
-embeddings, the same thread count. Recall values must agree exactly; NMI is reported (k-means seeds differ).
+"""Retrieval metrics at scale: `dmlbench eval` (the exact kNN engine, experiments/exact_knn.hpp: Recall@{1,2,4,8},
+precision@1, R-precision, MAP@R) side by side with its references, in one script, the same data, the same threads:
 
-Usage: /usr/bin/python3 bench/retrieval_metrics_bench.py [--build build] [--n 10000] [--dim 128] [--reps 3]
+  check   exactness on 10,000 points with many exact ties (integer coordinates, every float32 operation exact):
+          Recall@K, precision@1, R-precision and MAP@R equal a brute-force numpy ranking by (distance, gallery row)
+          bit for bit; pytorch-metric-learning's AccuracyCalculator (--pml-src, ties in faiss's order) on the same
+          points and, without ties, on random ones.
+  speed   N x d clustered float32 embeddings, 1000 classes, cosine: seconds and peak memory (/usr/bin/time -v) of
+          dmlbench eval (K up to 8 plus MAP@R), faiss's exact IndexFlatIP kNN with k = 9 (Recall@8) and with k = the
+          largest class (what MAP@R needs; pytorch-metric-learning's way), and a plain PyTorch blocked
+          matmul + topk (N <= 100,000); the machine's sgemm GFLOP/s measured in the same run; effective GFLOP/s of
+          each arm counting 2 Q N d. With --queries Q < N every arm searches the first Q rows against all N (the
+          cost per query, at full gallery size and full memory; the full time is N / Q times it).
+
+Usage: /usr/bin/python3 bench/retrieval_metrics_bench.py check [--pml-src DIR]
+       /usr/bin/python3 bench/retrieval_metrics_bench.py speed --n 60000 [--dim 128] [--queries Q] [--reps 3]
+       [--threads 2] [--arms dmlbench,faiss9,faissR,torch] [--json out.json]
 """
 import argparse
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -15,108 +28,291 @@ import tempfile
 import time
 
 import numpy as np
-import torch
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+KS = [1, 2, 4, 8]
 
 
-def recall_at_k(x, y, ks, block=1024):
-    x = torch.nn.functional.normalize(x, dim=1)
-    hits = torch.zeros(len(ks), dtype=torch.float64)
-    for s in range(0, x.shape[0], block):
-        sim = x[s:s + block] @ x.T
-        sim[torch.arange(sim.shape[0]), torch.arange(s, s + sim.shape[0])] = -1e9
-        top = sim.topk(max(ks), dim=1).indices
-        first = (y[top] == y[s:s + block, None]).int().cumsum(1) > 0
-        for i, k in enumerate(ks):
-            hits[i] += first[:, k - 1].sum()
-    return (hits / x.shape[0]).tolist()
+def run_timed(cmd, env=None):
+    """Runs cmd under /usr/bin/time -v: (stdout, stderr, wall seconds, peak RSS in bytes)."""
+    t0 = time.perf_counter()
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True, env=env)
+    wall = time.perf_counter() - t0
+    if p.returncode != 0:
+        sys.exit(f"error: {' '.join(cmd[:3])} ... failed:\n{p.stderr[-3000:]}")
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr).group(1)) * 1024
+    return p.stdout, p.stderr, wall, rss
 
 
-def kmeans_nmi(x, y, k, iterations=100, seed=1):
-    g = torch.Generator().manual_seed(seed)
-    x = x.double()
-    centres = [x[torch.randint(x.shape[0], (1,), generator=g)].squeeze(0)]
-    d2 = ((x - centres[0]) ** 2).sum(1)
-    for _ in range(1, k):
-        c = torch.multinomial(d2 + 1e-300, 1, generator=g).item()
-        centres.append(x[c])
-        d2 = torch.minimum(d2, ((x - x[c]) ** 2).sum(1))
-    centres = torch.stack(centres)
-    assign = None
-    for _ in range(iterations):
-        a = torch.cdist(x, centres).argmin(1)
-        if assign is not None and torch.equal(a, assign):
-            break
-        assign = a
-        for c in range(k):
-            m = assign == c
-            if m.any():
-                centres[c] = x[m].mean(0)
-    # NMI, arithmetic normalisation
+# ---------------------------------------------------------------------------------------------------------- check
+
+def brute_force(x, y, cosine, lower_row_first=True):
+    """Recall@K, P@1, R-precision, MAP@R over exact distances (x integer-valued), ties by lower row, the query out;
+    per-query terms summed in query order with the engine's formula (bit-equal doubles)."""
+    xd = x.astype(np.float64)
     n = len(y)
-    cont = torch.zeros(k, int(y.max()) + 1, dtype=torch.float64)
-    cont.index_put_((assign, y), torch.ones(n, dtype=torch.float64), accumulate=True)
-    p = cont / n
-    pc, py = p.sum(1), p.sum(0)
-    nz = p > 0
-    mi = (p[nz] * torch.log(p[nz] / (pc[:, None] * py[None, :])[nz])).sum()
-    h = lambda q: -(q[q > 0] * torch.log(q[q > 0])).sum()
-    return float(2 * mi / (h(pc) + h(py)))
+    counts = np.bincount(y)
+    hits_k = [0] * len(KS)
+    p1 = rp = mapr = 0.0
+    with_positive = 0
+    sq = (xd * xd).sum(1)
+    for s in range(0, n, 500):
+        dot = xd[s:s + 500] @ xd.T
+        d = -dot if cosine else sq[s:s + 500, None] + sq[None, :] - 2 * dot
+        for r in range(d.shape[0]):
+            q = s + r
+            row = d[r].copy()
+            row[q] = np.inf  # excluded; sorted last, and cut below
+            rows = np.arange(n) if lower_row_first else -np.arange(n)
+            order = np.lexsort((rows, row))[: n - 1]  # by distance, then row
+            rel = y[order] == y[q]
+            first = np.argmax(rel) + 1 if rel.any() else 0
+            for i, k in enumerate(KS):
+                hits_k[i] += 1 <= first <= k
+            R = counts[y[q]] - 1
+            if R <= 0:
+                continue
+            with_positive += 1
+            p1 += first == 1
+            h = 0
+            ap = 0.0
+            hits_in_r = 0
+            for i in range(R):
+                if rel[i]:
+                    h += 1
+                    hits_in_r = h
+                    ap += h / (i + 1)
+            rp += hits_in_r / R
+            mapr += ap / R
+    return {"recall": [h / n for h in hits_k], "precision_at_1": p1 / with_positive,
+            "r_precision": rp / with_positive, "map_at_r": mapr / with_positive}
+
+
+def dmlbench_eval(emb_path, lab_path, metric, threads, extra=()):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        cmd = [os.path.join(ARGS.build, "apps", "dmlbench"), "eval", "--embeddings", emb_path, "--labels", lab_path,
+               "--no-nmi", "--metric", metric, "--threads", str(threads), "--out", out] + list(extra)
+        _, err, wall, rss = run_timed(cmd)
+        with open(out) as f:
+            return json.load(f), wall, rss
+
+
+def level_of(report):
+    lv = next(iter(report["result"]["levels"].values()))
+    return {"recall": [lv["recall_at_k"][str(k)] for k in KS], "precision_at_1": lv["precision_at_1"],
+            "r_precision": lv["r_precision"], "map_at_r": lv["map_at_r"]}
+
+
+def pml_metrics(x, y, pml_src, cosine):
+    code = f"""
+import sys, json, numpy as np, torch
+sys.path.insert(0, {pml_src!r})
+from pytorch_metric_learning.utils.accuracy_calculator import AccuracyCalculator
+x = torch.from_numpy(np.load(sys.argv[1])); y = torch.from_numpy(np.load(sys.argv[2]))
+if {cosine}: x = torch.nn.functional.normalize(x, dim=1)
+ac = AccuracyCalculator(include=("precision_at_1", "r_precision", "mean_average_precision_at_r"), k="max_bin_count",
+                        device=torch.device("cpu"))
+r = ac.get_accuracy(x, y)
+print(json.dumps({{k: float(v) for k, v in r.items()}}))
+"""
+    with tempfile.TemporaryDirectory() as tmp:
+        np.save(os.path.join(tmp, "x.npy"), x)
+        np.save(os.path.join(tmp, "y.npy"), y.astype(np.int64))
+        p = subprocess.run(["/usr/bin/python3", "-c", code, os.path.join(tmp, "x.npy"), os.path.join(tmp, "y.npy")],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            print(f"pytorch-metric-learning failed:\n{p.stderr[-2000:]}")
+            return None
+        return json.loads(p.stdout.strip().splitlines()[-1])
+
+
+def check():
+    rng = np.random.default_rng(0)
+    n = 10000
+    results = {"n": n}
+    ok = True
+    xi = rng.integers(-2, 3, (n, 6))
+    # labels that follow the position (the first two coordinates) for 70% of the points, random for the rest
+    yi = np.where(rng.random(n) < 0.7, (xi[:, 0] + 2) * 5 + (xi[:, 1] + 2), rng.integers(0, 25, n))
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, x, y in [
+            ("integer points in {-2..2}^6, 25 classes (exact ties)", xi.astype(np.float32), yi),
+            ("random normal points in R^16, 100 classes (no ties)",
+             rng.normal(size=(n, 16)).astype(np.float32), rng.integers(0, 100, n))]:
+            integer = "integer" in name  # (cosine: zero rows have no direction, and normalised rows are not exact)
+            ep, lp = os.path.join(tmp, "x.npy"), os.path.join(tmp, "y.npy")
+            np.save(ep, x)
+            np.save(lp, y.astype(np.int64))
+            for metric in (["euclidean"] if integer else ["euclidean", "cosine"]):
+                rep, _, _ = dmlbench_eval(ep, lp, metric, ARGS.threads)
+                got = level_of(rep)
+                ties = rep["result"]["recall_ties_at_k"]
+                row = {"data": name, "metric": metric, "dmlbench": got, "recall_ties_at_k": ties}
+                if integer:
+                    ref = brute_force(x, y, cosine=False)
+                    row["brute_force"] = ref
+                    row["exact_agreement"] = ref == got
+                    ok &= row["exact_agreement"]
+                    # negative control: the opposite tie rule gives other numbers on these points (ties matter)
+                    row["opposite_tie_rule_differs"] = brute_force(x, y, False, lower_row_first=False) != ref
+                    ok &= row["opposite_tie_rule_differs"]
+                if ARGS.pml_src:
+                    # PML ranks by L2 (faiss IndexFlatL2); for cosine it is given the normalised rows
+                    pm = pml_metrics(x, y, ARGS.pml_src, metric == "cosine")
+                    if pm:
+                        row["pytorch_metric_learning"] = pm
+                        row["pml_max_abs_difference"] = max(
+                            abs(pm["precision_at_1"] - got["precision_at_1"]),
+                            abs(pm["r_precision"] - got["r_precision"]),
+                            abs(pm["mean_average_precision_at_r"] - got["map_at_r"]))
+                print(json.dumps(row), flush=True)
+                results.setdefault("rows", []).append(row)
+    results["all_exact"] = ok
+    return results, ok
+
+
+# ---------------------------------------------------------------------------------------------------------- speed
+
+FAISS_CODE = """
+import sys, time, json, numpy as np, faiss
+faiss.omp_set_num_threads(int(sys.argv[3]))
+x = np.load(sys.argv[1]); q = int(sys.argv[4]); k = int(sys.argv[5])
+t0 = time.perf_counter()
+faiss.normalize_L2(x)  # in place (dmlbench's time includes its normalisation too)
+index = faiss.IndexFlatIP(x.shape[1]); index.add(x)
+D, I = index.search(x[:q], k)
+t = time.perf_counter() - t0
+y = np.load(sys.argv[2])
+hit = (y[I[:, 1:]] == y[:q, None]).cumsum(1) > 0  # the query itself first (no exact duplicates here)
+print(json.dumps({"seconds": t, "recall": [float(hit[:, kk - 1].mean()) for kk in (1, 2, 4, 8) if kk < k]}))
+"""
+
+TORCH_CODE = """
+import sys, time, json, numpy as np, torch
+torch.set_num_threads(int(sys.argv[3]))
+x = torch.from_numpy(np.load(sys.argv[1])); y = torch.from_numpy(np.load(sys.argv[2])); q = int(sys.argv[4])
+t0 = time.perf_counter()
+x = torch.nn.functional.normalize(x, dim=1)
+hits = torch.zeros(4, dtype=torch.float64)
+for s in range(0, q, 256):
+    e = min(q, s + 256)
+    sim = x[s:e] @ x.T
+    sim[torch.arange(e - s), torch.arange(s, e)] = -float("inf")
+    top = sim.topk(8, dim=1).indices
+    first = (y[top] == y[s:e, None]).int().cumsum(1) > 0
+    for i, k in enumerate((1, 2, 4, 8)):
+        hits[i] += first[:, k - 1].sum()
+t = time.perf_counter() - t0
+print(json.dumps({"seconds": t, "recall": (hits / q).tolist()}))
+"""
+
+SGEMM_CODE = """
+import sys, time, json, torch
+torch.set_num_threads(int(sys.argv[1]))
+a = torch.randn(2048, 2048); b = torch.randn(2048, 2048)
+a @ b
+ts = []
+for _ in range(5):
+    t0 = time.perf_counter(); a @ b; ts.append(time.perf_counter() - t0)
+ts.sort()
+print(json.dumps({"gflops": 2 * 2048 ** 3 / ts[2] / 1e9}))
+"""
+
+
+def speed():
+    a = ARGS
+    rng = np.random.default_rng(0)
+    n, d, q = a.n, a.dim, a.queries or a.n
+    y = rng.integers(0, a.classes, n)
+    centres = rng.normal(size=(a.classes, d)).astype(np.float32)
+    x = centres[y] + 1.5 * rng.normal(size=(n, d)).astype(np.float32)
+    x = x.astype(np.float32)
+    max_r = int(np.bincount(y).max())
+    arms = a.arms.split(",")
+    if n > 100000 and "torch" in arms:
+        arms.remove("torch")
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads))
+    times = {arm: [] for arm in arms}
+    rss = {arm: [] for arm in arms}
+    recall = {}
+    sgemm = []
+    with tempfile.TemporaryDirectory(dir=a.tmp) as tmp:
+        ep, lp = os.path.join(tmp, "x.npy"), os.path.join(tmp, "y.npy")
+        np.save(ep, x)
+        np.save(lp, y.astype(np.int64))
+        extra = []
+        if q < n:  # the first q rows as queries against all n (no exclusion: every query finds itself first)
+            qp, qlp = os.path.join(tmp, "q.npy"), os.path.join(tmp, "ql.npy")
+            np.save(qp, x[:q])
+            np.save(qlp, y[:q].astype(np.int64))
+            extra = ["--query-embeddings", qp, "--query-labels", qlp]
+        del x
+        for rep in range(a.reps):
+            out, _, _, _ = run_timed(["/usr/bin/python3", "-c", SGEMM_CODE, str(a.threads)], env)
+            sgemm.append(json.loads(out)["gflops"])
+            for arm in arms:
+                if arm == "dmlbench":
+                    r, wall, m = dmlbench_eval(ep, lp, "cosine", a.threads, extra)
+                    times[arm].append(r["cost"]["search_seconds"])
+                    recall[arm] = level_of(r)
+                    blas = r["cost"]["blas"]
+                else:
+                    code, k = {"faiss9": (FAISS_CODE, 9), "faissR": (FAISS_CODE, max_r + 1),
+                               "torch": (TORCH_CODE, 0)}[arm]
+                    out, _, wall, m = run_timed(["/usr/bin/python3", "-c", code, ep, lp, str(a.threads), str(q),
+                                                 str(k)], env)
+                    res = json.loads(out.strip().splitlines()[-1])
+                    times[arm].append(res["seconds"])
+                    recall[arm] = res["recall"]
+                rss[arm].append(m)
+                print(f"rep {rep} {arm}: {times[arm][-1]:.2f} s, peak RSS {m / 2**20:.0f} MiB", flush=True)
+    med = statistics.median
+    flops = 2.0 * q * n * d
+    emb_bytes = n * d * 4
+    result = {"benchmark": "retrieval_metrics", "n": n, "dim": d, "queries": q, "classes": a.classes,
+              "largest_class": max_r, "threads": a.threads, "reps": a.reps, "blas": blas if "dmlbench" in arms else "",
+              "sgemm_gflops_median": med(sgemm), "embeddings_bytes": emb_bytes, "arms": {}}
+    for arm in arms:
+        t = med(times[arm])
+        result["arms"][arm] = {"seconds_median": t, "seconds": times[arm], "full_n_seconds_estimate": t * n / q,
+                               "gflops": flops / t / 1e9, "share_of_sgemm_peak": flops / t / 1e9 / med(sgemm),
+                               "peak_rss_bytes_median": med(rss[arm]),
+                               "peak_rss_over_embeddings_bytes": med(rss[arm]) - emb_bytes, "recall": recall[arm]}
+    if "dmlbench" in arms:
+        for arm in arms:
+            if arm != "dmlbench":
+                result["arms"][arm]["time_over_dmlbench"] = med(times[arm]) / med(times["dmlbench"])
+    return result
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    ap.add_argument("--build", default=os.path.join(root, "build"))
-    ap.add_argument("--n", type=int, default=10000)
+    global ARGS
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("mode", choices=["check", "speed"])
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--n", type=int, default=60000)
     ap.add_argument("--dim", type=int, default=128)
-    ap.add_argument("--classes", type=int, default=100)
+    ap.add_argument("--queries", type=int, default=0, help="search the first Q rows only (0: all)")
+    ap.add_argument("--classes", type=int, default=1000)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=os.cpu_count())
+    ap.add_argument("--arms", default="dmlbench,faiss9,faissR,torch")
+    ap.add_argument("--pml-src", help="pytorch-metric-learning's src/ folder (a checkout); the check compares with it")
+    ap.add_argument("--tmp", default=None, help="folder for the embedding files (default: the system's)")
     ap.add_argument("--json")
-    a = ap.parse_args()
-    torch.set_num_threads(a.threads)
-    exe = os.path.join(a.build, "bench", "bench_retrieval_metrics")
-    if not os.path.exists(exe):
-        sys.exit(f"error: {exe} not found; build first")
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, a.classes, a.n)
-    centres = rng.normal(size=(a.classes, a.dim))
-    emb = (centres[y] + 1.5 * rng.normal(size=(a.n, a.dim))).astype(np.float32)  # clustered, overlapping classes
-    with tempfile.TemporaryDirectory() as tmp:
-        ef, lf = os.path.join(tmp, "e.f32"), os.path.join(tmp, "l.i64")
-        emb.tofile(ef)
-        y.astype(np.int64).tofile(lf)
-        env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), MKL_NUM_THREADS=str(a.threads))
-        cpp, ref = [], []
-        x, yt = torch.from_numpy(emb), torch.from_numpy(y.astype(np.int64))
-        for r in range(a.reps):
-            out = subprocess.run([exe, ef, lf, str(a.n), str(a.dim), str(a.classes), "1"], check=True,
-                                 capture_output=True, text=True, env=env)
-            c = json.loads(out.stdout.strip().splitlines()[-1])
-            t0 = time.perf_counter()
-            rk = recall_at_k(x, yt, [1, 2, 4, 8])
-            t_recall = time.perf_counter() - t0
-            t0 = time.perf_counter()
-            nmi = kmeans_nmi(x, yt, a.classes)
-            t_nmi = time.perf_counter() - t0
-            if max(abs(u - v) for u, v in zip(rk, c["recall"])) > 1e-9:
-                sys.exit(f"error: Recall@K disagree: C++ {c['recall']} vs PyTorch {rk}")
-            cpp.append(c)
-            ref.append({"recall_seconds": t_recall, "nmi_seconds": t_nmi, "nmi": nmi})
-            print(f"rep {r}: recall C++ {c['recall_seconds']:.3f} s / torch {t_recall:.3f} s; k-means NMI C++ "
-                  f"{c['nmi_seconds']:.2f} s ({c['nmi']:.3f}) / torch {t_nmi:.2f} s ({nmi:.3f})", flush=True)
-    med = lambda v: statistics.median(v)
-    result = {"benchmark": "retrieval_metrics", "n": a.n, "dim": a.dim, "classes": a.classes, "threads": a.threads,
-              "reps": a.reps, "recall": rk,
-              "recall_ratio_median": med([r["recall_seconds"] / c["recall_seconds"] for c, r in zip(cpp, ref)]),
-              "nmi_ratio_median": med([r["nmi_seconds"] / c["nmi_seconds"] for c, r in zip(cpp, ref)]),
-              "cpp_recall_seconds": med([c["recall_seconds"] for c in cpp]),
-              "torch_recall_seconds": med([r["recall_seconds"] for r in ref]),
-              "cpp_nmi_seconds": med([c["nmi_seconds"] for c in cpp]),
-              "torch_nmi_seconds": med([r["nmi_seconds"] for r in ref])}
+    ARGS = ap.parse_args()
+    if not os.path.exists(os.path.join(ARGS.build, "apps", "dmlbench")):
+        sys.exit(f"error: {ARGS.build}/apps/dmlbench not found; build first")
+    if ARGS.mode == "check":
+        result, ok = check()
+    else:
+        result, ok = speed(), True
     print(json.dumps(result, indent=2))
-    if a.json:
-        json.dump(result, open(a.json, "w"), indent=2)
+    if ARGS.json:
+        with open(ARGS.json, "w") as f:
+            json.dump(result, f, indent=2)
+    sys.exit(0 if ok else 1)
 
 
 if __name__ == "__main__":

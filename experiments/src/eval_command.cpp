@@ -1,6 +1,7 @@
 #include "eval_command.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/embedding_file.hpp"
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
@@ -8,11 +9,14 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <dlfcn.h>
+
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 namespace dmlbench::experiments {
 
@@ -27,7 +31,16 @@ struct EvalRequest {
   int nmi_plus_factor = 10;
   std::uint64_t kmeans_seed = 0;
   bool no_nmi = false;
+  int threads = 0, kmeans_iterations = 100;
+  std::int64_t query_block = 0, gallery_tile = 0;
 };
+
+// LibTorch's intra-op threads (the selection, k-means) and, where the BLAS is OpenBLAS, its own pool (the GEMMs).
+void set_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("--threads must be >= 1, got " + std::to_string(threads));
+  torch::set_num_threads(threads);
+  if (auto* set = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
+}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -63,11 +76,17 @@ void run_eval(const EvalRequest& q) {
   if (q.query_embeddings.empty() != q.query_labels.empty())
     throw std::invalid_argument("--query-embeddings and --query-labels go together");
   const auto device = resolve_device(q.device);
+  set_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
   RetrievalOptions o;
   o.ks = q.ks;
   o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;
   o.nmi_plus_factor = q.nmi_plus_factor;
   o.kmeans_seed = q.kmeans_seed;
+  o.kmeans_iterations = q.kmeans_iterations;
+  if (q.query_block < 0 || q.gallery_tile < 0)
+    throw std::invalid_argument("--query-block and --gallery-tile must be >= 0 (0: automatic)");
+  o.block = q.query_block;
+  o.gallery_tile = q.gallery_tile;
   o.clustering = !q.no_nmi;
   if (q.nmi_plus_factor < 0) throw std::invalid_argument("--nmi-plus-factor must be >= 0 (0: no NMI+)");
   // read and check every input before any work, and write nothing until everything succeeded
@@ -101,10 +120,31 @@ void run_eval(const EvalRequest& q) {
                  {"nmi", !separate && !q.no_nmi},
                  {"nmi_plus_factor", q.nmi_plus_factor},
                  {"kmeans_seed", q.kmeans_seed},
+                 {"kmeans_iterations", q.kmeans_iterations},
                  {"device", device},
+                 {"threads", torch::get_num_threads()},
                  {"tie_rule", kRetrievalTieRule},
                  {"queries_without_positive_rule", kQueriesWithoutPositiveRule}};
-  const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}};
+  const auto& st = report.search;
+  json cost = {{"search_seconds", st.seconds},
+               {"gemm_seconds", st.gemm_seconds},
+               {"select_seconds", st.select_seconds},
+               {"search_gflop_per_second", st.seconds > 0 ? st.flops / st.seconds / 1e9 : 0.0},
+               {"query_blocks", st.query_blocks},
+               {"tiles", st.tiles},
+               {"tile_bytes", st.tile_bytes},
+               {"peak_candidate_bytes", st.peak_candidate_bytes},
+               {"blas", describe_blas()}};
+  json kmeans_cost = json::array();
+  for (const auto& [k, c] : report.clustering_cost)
+    kmeans_cost.push_back({{"k", k},
+                           {"iterations", c.iterations},
+                           {"seeding_seconds", c.seeding_seconds},
+                           {"seconds_per_iteration", c.seconds_per_iteration},
+                           {"gflop_per_iteration", c.flops_per_iteration / 1e9}});
+  cost["kmeans"] = kmeans_cost;
+  // the result first (the same bytes for the same inputs), then what it cost on this machine
+  const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}, {"cost", cost}};
   if (q.out.empty()) {
     std::cout << out.dump(2) << "\n";
     return;
@@ -126,6 +166,12 @@ void run_eval(const EvalRequest& q) {
     line << " (" << l.queries << " queries, " << l.queries_without_positive << " without a positive)";
     std::cout << line.str() << "\n";
   }
+  std::cerr << std::setprecision(3) << "search: " << st.seconds << " s (" << cost["search_gflop_per_second"].get<double>()
+            << " GFLOP/s counting 2 x queries x gallery x dims; GEMM " << st.gemm_seconds << " s, selection "
+            << st.select_seconds << " s); " << describe_blas() << "\n";
+  for (const auto& [k, c] : report.clustering_cost)
+    std::cerr << "k-means k = " << k << ": seeding " << c.seeding_seconds << " s, " << c.iterations << " iterations of "
+              << c.seconds_per_iteration << " s (" << c.flops_per_iteration / 1e9 << " GFLOP each)\n";
   std::cout << "wrote " << q.out << "\n";
 }
 
@@ -146,10 +192,18 @@ void add_eval_command(CLI::App& app) {
   sub->add_option("--nmi-plus-factor", q->nmi_plus_factor, "NMI+ clusters into this many x the classes (0: none)")
       ->capture_default_str();
   sub->add_option("--kmeans-seed", q->kmeans_seed, "seed of the k-means++ seeding")->capture_default_str();
+  sub->add_option("--kmeans-iterations", q->kmeans_iterations, "at most this many Lloyd iterations")
+      ->capture_default_str();
   sub->add_flag("--no-nmi", q->no_nmi, "skip the k-means NMI and NMI+");
   sub->add_option("--query-embeddings", q->query_embeddings, "separate queries (In-shop): no NMI, nothing excluded");
   sub->add_option("--query-labels", q->query_labels, "labels of --query-embeddings, with the same levels");
   sub->add_option("--device", q->device, "auto | cpu | cuda")->capture_default_str();
+  sub->add_option("--query-block", q->query_block, "queries per block of the search (0: automatic)")
+      ->capture_default_str();
+  sub->add_option("--gallery-tile", q->gallery_tile, "gallery rows per tile of distances (0: automatic)")
+      ->capture_default_str();
+  sub->add_option("--threads", q->threads, "CPU threads of the search, the GEMMs (OpenBLAS) and k-means (default: "
+                                           "all the machine has)");
   sub->add_option("--out", q->out, "write the JSON report here (default: print it)");
   sub->callback([q] { run_eval(*q); });
 }

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 
+#include "dmlbench/experiments/exact_knn.hpp"
 #include "dmlbench/experiments/nmi.hpp"
 
 #include <ATen/Parallel.h>
@@ -26,18 +27,15 @@ namespace {
 
 using Levels = std::vector<LabelLevel>;
 
-// A float's bits as an unsigned integer in the float's order (-0 and +0 made equal); NaN never reaches here.
-std::uint32_t ordered_bits(float f) {
-  if (f == 0.0f) f = 0.0f;
-  std::uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
 void check_embeddings(const torch::Tensor& x, const std::string& what) {
   if (x.dim() != 2 || x.size(0) < 1 || x.size(1) < 1)
     throw std::invalid_argument(what + " must be a non-empty rows x dims matrix");
-  if (!torch::isfinite(x).all().item<bool>()) throw std::invalid_argument(what + " contain NaN or infinite values");
+  for (std::int64_t s = 0; s < x.size(0); s += 65536) {  // in slices: no N x d mask at once
+    const auto bad = torch::isfinite(x.slice(0, s, std::min(x.size(0), s + 65536))).all(1).logical_not().nonzero();
+    if (bad.size(0) > 0)
+      throw std::invalid_argument(what + " contain NaN or infinite values (row " +
+                                  std::to_string(s + bad[0][0].item<std::int64_t>()) + ")");
+  }
 }
 
 void check_levels(const Levels& levels, std::int64_t rows, const std::string& what) {
@@ -81,13 +79,12 @@ struct QueryScore {
   double r_precision = 0, average_precision_at_r = 0;
 };
 
-// Ranks every query's gallery (kRetrievalTieRule) block by block and scores each level. query_levels[l] and
-// gallery_levels[l] describe the same level. ties_at_k[i]: the queries whose K-th and (K+1)-th nearest tie (K =
+// Ranks every query's gallery (kRetrievalTieRule) with the exact kNN engine and scores each level. query_levels[l]
+// and gallery_levels[l] describe the same level. ties_at_k[i]: the queries whose K-th and (K+1)-th nearest tie (K =
 // o.ks[i]).
 std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg, bool exclude_self,
                                const Levels& query_levels, const Levels& gallery_levels, const RetrievalOptions& o,
-                               std::vector<std::int64_t>& ties_at_k) {
-  torch::NoGradGuard no_grad;
+                               std::vector<std::int64_t>& ties_at_k, KnnStats& stats) {
   const std::int64_t Q = xq.size(0), G = xg.size(0), ranked_max = G - (exclude_self ? 1 : 0);
   const std::size_t L = query_levels.size();
   const int kmax = *std::max_element(o.ks.begin(), o.ks.end());
@@ -102,69 +99,49 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
       const auto it = count.find(y);
       const std::int64_t r = (it == count.end() ? 0 : it->second) - (exclude_self ? 1 : 0);
       positives[l][std::size_t(q)] = r;
-      needed[std::size_t(q)] = std::max(needed[std::size_t(q)], r);
+      if (o.ranking_metrics) needed[std::size_t(q)] = std::max(needed[std::size_t(q)], r);
     }
   }
   std::vector<std::vector<QueryScore>> scores(L, std::vector<QueryScore>(std::size_t(Q)));
   std::vector<char> boundary_tie(std::size_t(Q) * o.ks.size(), 0);  // [query][K]
-  const std::int64_t block =
-      o.block > 0 ? o.block : std::max<std::int64_t>(1, std::min<std::int64_t>(1024, (std::int64_t(64) << 20) / 4 / G));
-  std::atomic<bool> not_finite{false};
-  for (std::int64_t s = 0; s < Q; s += block) {
-    const auto e = std::min(Q, s + block);
-    // the same float operations as recall_at_k: cosine similarity by matmul, squared distance by cdist then pow
-    auto tile = o.similarity == Similarity::cosine ? xq.slice(0, s, e).matmul(xg.t())
-                                                   : torch::cdist(xq.slice(0, s, e), xg).pow(2);
-    tile = tile.to(torch::kCPU).contiguous();
-    const float* t = tile.data_ptr<float>();
-    at::parallel_for(0, e - s, 1, [&](std::int64_t begin, std::int64_t end) {
-      std::vector<std::uint64_t> order;  // (ordered distance bits << 32) | gallery index: one integer order
-      order.reserve(std::size_t(G));
-      for (std::int64_t r = begin; r < end; ++r) {
-        const std::int64_t q = s + r;
-        const float* row = t + r * G;
-        order.clear();
-        for (std::int64_t j = 0; j < G; ++j) {
-          if (exclude_self && j == q) continue;
-          const float d = o.similarity == Similarity::cosine ? -row[j] : row[j];
-          if (!std::isfinite(d)) not_finite = true;  // finite embeddings: an overflow of the squared distance
-          order.push_back(std::uint64_t(ordered_bits(d)) << 32 | std::uint64_t(j));
-        }
-        const auto m = std::size_t(std::min(needed[std::size_t(q)], ranked_max));
-        if (m < order.size()) std::nth_element(order.begin(), order.begin() + std::ptrdiff_t(m), order.end());
-        std::sort(order.begin(), order.begin() + std::ptrdiff_t(m));
-        // order[m] is the (m+1)-th nearest after nth_element, so the (K+1)-th is known for every K <= m
-        for (std::size_t i = 0; i < o.ks.size(); ++i) {
-          const auto k = std::size_t(o.ks[i]);
-          if (k < order.size()) boundary_tie[std::size_t(q) * o.ks.size() + i] = (order[k - 1] >> 32) == (order[k] >> 32);
-        }
-        for (std::size_t l = 0; l < L; ++l) {
-          const auto y = query_levels[l].labels[std::size_t(q)];
-          const auto& gy = gallery_levels[l].labels;
-          auto& sc = scores[l][std::size_t(q)];
-          sc.positives = positives[l][std::size_t(q)];
-          const auto R = std::size_t(std::max<std::int64_t>(sc.positives, 0));
-          std::int64_t hits = 0, hits_in_r = 0;
-          const std::size_t upto = std::min(m, std::max(R, std::size_t(kmax)));
-          for (std::size_t i = 0; i < upto; ++i) {
-            if (gy[order[i] & 0xffffffffu] != y) continue;
-            ++hits;
-            if (sc.first_hit == 0) sc.first_hit = std::int64_t(i) + 1;
-            if (i < R) {
-              hits_in_r = hits;
-              sc.average_precision_at_r += double(hits) / double(i + 1);  // P(i) at each relevant rank i <= R
-            }
-          }
-          if (R > 0) {
-            sc.r_precision = double(hits_in_r) / double(R);
-            sc.average_precision_at_r /= double(R);
-          }
+  KnnOptions ko;
+  ko.similarity = o.similarity;
+  ko.exclude_self = exclude_self;
+  ko.query_block = o.block;
+  ko.gallery_tile = o.gallery_tile;
+  ko.backend = o.backend;
+  // one neighbour more than the metrics read, so that a tie between the K-th and (K+1)-th is seen
+  const auto wanted = [&](std::int64_t q) { return std::min(needed[std::size_t(q)], ranked_max - 1) + 1; };
+  const auto visit = [&](std::int64_t q, const Neighbour* nb, std::int64_t count) {
+    const auto m = std::size_t(std::min(needed[std::size_t(q)], ranked_max));  // the neighbours the metrics read
+    for (std::size_t i = 0; i < o.ks.size(); ++i) {
+      const auto k = std::size_t(o.ks[i]);
+      if (std::int64_t(k) < count) boundary_tie[std::size_t(q) * o.ks.size() + i] = nb[k - 1].distance == nb[k].distance;
+    }
+    for (std::size_t l = 0; l < L; ++l) {
+      const auto y = query_levels[l].labels[std::size_t(q)];
+      const auto& gy = gallery_levels[l].labels;
+      auto& sc = scores[l][std::size_t(q)];
+      sc.positives = positives[l][std::size_t(q)];
+      const auto R = std::size_t(std::max<std::int64_t>(sc.positives, 0));
+      std::int64_t hits = 0, hits_in_r = 0;
+      const std::size_t upto = std::min(m, std::max(R, std::size_t(kmax)));
+      for (std::size_t i = 0; i < upto; ++i) {
+        if (gy[nb[i].index] != y) continue;
+        ++hits;
+        if (sc.first_hit == 0) sc.first_hit = std::int64_t(i) + 1;
+        if (i < R) {
+          hits_in_r = hits;
+          sc.average_precision_at_r += double(hits) / double(i + 1);  // P(i) at each relevant rank i <= R
         }
       }
-    });
-    if (not_finite)
-      throw std::invalid_argument("squared distances overflow float32; scale the embeddings down");
-  }
+      if (R > 0) {
+        sc.r_precision = double(hits_in_r) / double(R);
+        sc.average_precision_at_r /= double(R);
+      }
+    }
+  };
+  stats = exact_knn(xq, xg, ko, wanted, visit);
   ties_at_k.assign(o.ks.size(), 0);
   for (std::size_t i = 0; i < boundary_tie.size(); ++i) ties_at_k[i % o.ks.size()] += boundary_tie[i];
   // sums in query order, so the result does not depend on the thread count
@@ -187,7 +164,7 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
     }
     for (auto h : recall_hits) rep.recall_at_k.push_back(double(h) / double(Q));
     rep.queries_without_positive = Q - with_positive;
-    if (with_positive == 0) continue;  // precision@1, R-precision and MAP@R undefined
+    if (with_positive == 0 || !o.ranking_metrics) continue;  // precision@1, R-precision and MAP@R undefined
     rep.precision_at_1 = double(p1) / double(with_positive);
     rep.r_precision = rp / double(with_positive);
     rep.map_at_r = map / double(with_positive);
@@ -197,11 +174,15 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
 
 // NMI of k-means(k) for every level (k = classes) and NMI+ (k = factor x classes); one clustering per distinct k.
 void add_clustering(const torch::Tensor& x, const Levels& levels, const RetrievalOptions& o,
-                    std::vector<LevelReport>& reports) {
+                    std::vector<LevelReport>& reports, std::vector<std::pair<int, KMeansStats>>& cost) {
   std::map<int, std::vector<int>> clusterings;
   auto clusters = [&](int k) -> const std::vector<int>& {
     auto it = clusterings.find(k);
-    if (it == clusterings.end()) it = clusterings.emplace(k, kmeans(x, k, o.kmeans_seed)).first;
+    if (it == clusterings.end()) {
+      KMeansStats st;
+      it = clusterings.emplace(k, kmeans(x, k, o.kmeans_seed, o.kmeans_iterations, &st)).first;
+      cost.emplace_back(k, st);
+    }
     return it->second;
   };
   for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -230,8 +211,9 @@ void add_clustering(const torch::Tensor& x, const Levels& levels, const Retrieva
 }
 
 void check_options(const RetrievalOptions& o, std::int64_t gallery) {
-  if (o.block < 0) throw std::invalid_argument("block must be >= 0 (0: automatic)");
+  if (o.block < 0 || o.gallery_tile < 0) throw std::invalid_argument("block and gallery_tile must be >= 0 (0: automatic)");
   if (o.nmi_plus_factor < 0) throw std::invalid_argument("the NMI+ factor must be >= 0 (0: no NMI+)");
+  if (o.kmeans_iterations < 1) throw std::invalid_argument("k-means needs at least one iteration");
   if (gallery >= (std::int64_t(1) << 32)) throw std::invalid_argument("a gallery of 2^32 items or more");
 }
 
@@ -249,8 +231,8 @@ RetrievalReport retrieval_report(const torch::Tensor& embeddings, const Levels& 
   r.queries = r.gallery = N;
   r.dims = embeddings.size(1);
   r.ks = o.ks;
-  r.levels = score(x, x, true, levels, levels, o, r.recall_ties_at_k);
-  if (o.clustering) add_clustering(x, levels, o, r.levels);
+  r.levels = score(x, x, true, levels, levels, o, r.recall_ties_at_k, r.search);
+  if (o.clustering) add_clustering(x, levels, o, r.levels, r.clustering_cost);
   return r;
 }
 
@@ -282,7 +264,7 @@ RetrievalReport retrieval_report(const torch::Tensor& queries, const Levels& que
   r.ks = o.ks;
   r.levels = score(prepared(queries, o.similarity, "query embeddings"),
                    prepared(gallery, o.similarity, "gallery embeddings").to(queries.device()), false,
-                   query_levels, matched, o, r.recall_ties_at_k);
+                   query_levels, matched, o, r.recall_ties_at_k, r.search);
   return r;
 }
 

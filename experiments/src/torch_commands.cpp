@@ -1,4 +1,5 @@
 // Entry point of the LibTorch sub-commands (info, train, reproduce, eval), called by apps/ through dlopen.
+#include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/heap_policy.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
@@ -207,12 +208,14 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   CLI::App app{"dmlbench LibTorch commands"};
   app.name("dmlbench");
   app.require_subcommand(1);
-  auto* info = app.add_subcommand("info", "versions of the libraries and the device --device auto selects");
+  auto* info = app.add_subcommand("info", "versions of the libraries, the BLAS and threads in use, and the device "
+                                          "--device auto selects");
   info->callback([] {
     std::cout << "dmlbench " << DMLBENCH_VERSION << " (" << DMLBENCH_GIT_REV << ")\n"
               << "Eigen " << EIGEN_WORLD_VERSION << "." << EIGEN_MAJOR_VERSION << "." << EIGEN_MINOR_VERSION
               << ", Boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000 << "\n"
               << ex::describe_torch() << "\n"
+              << ex::describe_blas() << "\n"
               << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
   ex::add_eval_command(app);

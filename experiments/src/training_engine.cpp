@@ -198,29 +198,37 @@ json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const L
 }
 
 // Recall@K, precision@1, R-precision and MAP@R and, at the end of the run, k-means NMI / NMI+ of one set at each
-// configured level. Recall@K and NMI keep the computation the regression gate pins (recall_at_k, whose ties follow
-// torch::topk's order, and nmi_of_kmeans on the embeddings as the model gives them); precision@1, R-precision and
-// MAP@R come from retrieval_report (ties by gallery index, kRetrievalTieRule), one ranking for every level.
-// A curve point (with_ranking false) has Recall@K alone.
+// configured level: one ranking by the exact kNN engine for every level and metric (ties by gallery index,
+// kRetrievalTieRule); NMI is nmi_of_kmeans on the embeddings as the model gives them. A curve point (with_ranking
+// false) has Recall@K alone.
 json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi,
                   bool with_ranking = true) {
   const auto levels = levels_of(c, s);
-  RetrievalOptions o = ranking_options(c);
-  o.ks = {1};
-  const auto retrieval = s.size >= 2 && with_ranking ? retrieval_report(emb, label_levels_of(s, levels), o).levels
-                                                      : std::vector<LevelReport>{};
   std::vector<int> ks;
   for (int k : c.eval.ks)
     if (k < s.size) ks.push_back(k);
+  RetrievalOptions o = ranking_options(c);
+  o.ks = ks.empty() ? std::vector<int>{1} : ks;
+  o.ranking_metrics = with_ranking;
+  const auto report = s.size >= 2 && (with_ranking || !ks.empty()) ? retrieval_report(emb, label_levels_of(s, levels), o)
+                                                                    : RetrievalReport{};
+  const auto& retrieval = report.levels;
   json out = json::object();
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const auto y = s.level_labels(levels[l]);
     json r = json::object();
-    const auto rec = ks.empty() ? std::vector<double>{} : recall_at_k(emb, y, ks, o.similarity);
-    json rk = json::object();
-    for (std::size_t i = 0; i < ks.size(); ++i) rk[std::to_string(ks[i])] = rec[i];
+    json rk = json::object(), ties = json::object();
+    for (std::size_t i = 0; i < ks.size(); ++i) {
+      rk[std::to_string(ks[i])] = retrieval[l].recall_at_k[i];
+      ties[std::to_string(ks[i])] = report.recall_ties_at_k[i];
+    }
     r["recall_at_k"] = rk;
-    if (!retrieval.empty()) {
+    if (with_ranking && !ks.empty()) {
+      // the queries whose K-th and (K+1)-th nearest tie: another tie rule moves Recall@K by at most this / queries
+      r["queries"] = report.queries;
+      r["recall_ties_at_k"] = ties;
+    }
+    if (!retrieval.empty() && with_ranking) {
       const json lr = retrieval[l];
       for (const char* key : {"precision_at_1", "r_precision", "map_at_r", "queries_without_positive"}) r[key] = lr[key];
       // [XHN] Problem 1 measured directly: mean cosine similarity of all, same-class and other-class pairs

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 
@@ -266,7 +267,7 @@ TEST_CASE("the evaluation's Recall@K equals recall_at_k on random embeddings (co
   const std::vector<int> ks = {1, 2, 4, 8, 16};
   for (const auto s : {Similarity::cosine, Similarity::euclidean}) {
     const auto r = retrieval_report(x, {{"class", yv}}, options(ks, s));
-    CHECK(r.levels[0].recall_at_k == recall_at_k(x, y, ks, s));  // exact: the same float32 distances, no ties
+    CHECK(r.levels[0].recall_at_k == recall_at_k(x, y, ks, s));  // exact: the same engine and distances
     CHECK(r.levels[0].recall_at_k[0] == r.levels[0].precision_at_1);  // every class has more than one member here
   }
 }
@@ -382,10 +383,10 @@ TEST_CASE("retrieval report rejects bad input with one clear message", "[experim
 }
 
 // Another tie rule can change a query's Recall@K only when its K-th and (K+1)-th nearest tie (the top-K set is
-// otherwise unique): recall_at_k, whose ties follow torch::topk's order, lies within recall_ties_at_k / N of the
-// report. Integer points in {-2..2}^2 tie often; the bound is tight enough to fail: on these points the two rules
-// differ somewhere (checked below), and a bound of 0 would not hold.
-TEST_CASE("Recall@K under another tie rule (recall_at_k) differs by at most the boundary ties over N",
+// otherwise unique): Recall@K by torch::topk's order of the same distances (what pytorch-metric-learning's plain
+// path does) lies within recall_ties_at_k / N of the report. Integer points in {-2..2}^2 tie often; the bound is
+// tight enough to fail: on these points the two rules differ somewhere (checked below), and a bound of 0 would not.
+TEST_CASE("Recall@K under another tie rule (torch::topk's order) differs by at most the boundary ties over N",
           "[experiments][metrics]") {
   std::mt19937_64 rng(Catch::rngSeed());
   const std::vector<int> ks = {1, 2, 4, 8};
@@ -395,10 +396,17 @@ TEST_CASE("Recall@K under another tie rule (recall_at_k) differs by at most the 
     const auto pts = integer_points(rng, n, 2);
     const auto y = random_labels(rng, n, 5);
     const auto r = retrieval_report(matrix(pts), {{"class", y}}, options(ks, Similarity::euclidean));
-    const auto topk = recall_at_k(matrix(pts), torch::tensor(y), ks, Similarity::euclidean);
+    // the same exact squared distances, the query masked by +inf, ranked by torch::topk
+    const auto x = matrix(pts);
+    auto d = torch::cdist(x, x, 2.0, /*compute_mode=*/1).pow(2).round();  // donot_use_mm: exact integers
+    d.fill_diagonal_(std::numeric_limits<float>::infinity());
+    const auto top = std::get<1>(d.topk(8, 1, /*largest=*/false));
+    const auto yt = torch::tensor(y);
+    const auto first = torch::cumsum(yt.index({top}).eq(yt.unsqueeze(1)).to(torch::kInt32), 1).gt(0);
     for (std::size_t i = 0; i < ks.size(); ++i) {
       INFO("trial " << trial << ", K = " << ks[i]);
-      const double difference = std::abs(topk[i] - r.levels[0].recall_at_k[i]) * n;  // in queries
+      const double topk = first.select(1, ks[i] - 1).sum().item<double>() / n;
+      const double difference = std::abs(topk - r.levels[0].recall_at_k[i]) * n;  // in queries
       CHECK(difference <= double(r.recall_ties_at_k[i]) + 1e-9);  // 1e-9: the two fractions' rounding, << 1 query
       largest_difference = std::max(largest_difference, difference);
     }

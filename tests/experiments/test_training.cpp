@@ -1,12 +1,15 @@
 // The training engine (experiments/training_engine.hpp) on the bundled MNIST digits: [LCC] Sec 5.1 runs from the
 // config experiments/configs/lcc-mnist-evenodd.json, the regression gate against the implementation it replaced,
 // smoke behaviour, resume, and bad input.
+#include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <cmath>
 
 #include <unistd.h>
 
@@ -73,8 +76,13 @@ RunConfig small(std::vector<std::string> set) {
 // digits) for runs on the bundled digits, seed 1, fused kernels, on CPU; the engine must give the same doubles,
 // bit for bit (equality, no tolerance: the same kernels in the same order). A run crossing an epoch boundary (45
 // steps, 37 per epoch) with each miner, and the probe's normalised and plain-distance variants (25 steps).
-TEST_CASE("[LCC Table 1] the engine reproduces the replaced even/odd trainer's metrics bit for bit",
-          "[experiments][training][regression]") {
+// The pins were printed with Debian's ATLAS behind libblas.so.3: another BLAS (OpenBLAS, the set-up's default since
+// issue 15) sums the GEMMs of the loss in another order and gives other last bits, so this test is hidden from the
+// discovered list and run by tests/CMakeLists.txt with ATLAS loaded (LD_LIBRARY_PATH), and it checks that it was.
+TEST_CASE("the engine reproduces the replaced even/odd trainer's metrics bit for bit on ATLAS [LCC Table 1]",
+          "[.][atlas][experiments][training][regression]") {
+  INFO(describe_blas());
+  REQUIRE(blas_info().name == "ATLAS");  // the pins' BLAS; run as the ctest test of this name
   require_bundled_digits();
   struct Pinned {
     std::vector<std::string> set;
@@ -112,10 +120,18 @@ TEST_CASE("[LCC Table 1] the engine reproduces the replaced even/odd trainer's m
     const auto m = train_run(c, {dir, false, "test"}, std::cerr);
     INFO(json(p.set).dump());
     const char* ks[] = {"1", "5", "10"};
-    for (int k = 0; k < 3; ++k) {
-      CHECK(metric_value(m, std::string("eval.train_digits.digit.recall_at_k.") + ks[k]) == p.train_digits[std::size_t(k)]);
-      CHECK(metric_value(m, std::string("eval.test_digits.digit.recall_at_k.") + ks[k]) == p.test_digits[std::size_t(k)]);
-    }
+    // Recall@K: the replaced trainer ranked exact ties in torch::topk's order, the engine by gallery row
+    // (kRetrievalTieRule); the two agree except on queries whose K-th and (K+1)-th nearest tie, so a pinned Recall@K
+    // may differ by at most recall_ties_at_k / queries (equality where nothing ties; the normalised 2-D arm ties)
+    for (int k = 0; k < 3; ++k)
+      for (const auto& [name, value] : {std::pair{"train_digits", p.train_digits[std::size_t(k)]},
+                                        std::pair{"test_digits", p.test_digits[std::size_t(k)]}}) {
+        const auto at = std::string("eval.") + name + ".digit.";
+        const double moved = std::abs(metric_value(m, at + "recall_at_k." + ks[k]) - value) *
+                             metric_value(m, at + "queries");  // in queries
+        INFO(at << "recall_at_k." << ks[k] << " moved by " << moved << " queries");
+        CHECK(moved <= metric_value(m, at + "recall_ties_at_k." + ks[k]) + 1e-6);  // 1e-6: rounding of the fractions
+      }
     CHECK(metric_value(m, "eval.train_digits.digit.nmi") == p.nmi_train);
     CHECK(metric_value(m, "eval.test_digits.digit.nmi") == p.nmi_test);
     CHECK(metric_value(m, "eval.train_digits.parity.nmi") == p.nmi_parity);

@@ -1,8 +1,10 @@
 // The full retrieval evaluation of Musgrave et al. 2020 ("A Metric Learning Reality Check", Sec 3.2) per label
 // level: Recall@K ([LCC] Sec 5, [XHN] Sec 6), precision@1, R-precision and MAP@R over exact nearest neighbours,
-// with k-means NMI (k = number of classes) and NMI+ (k = a multiple of it). Query blocks bound the memory.
+// with k-means NMI (k = number of classes) and NMI+ (k = a multiple of it). The exact kNN engine (exact_knn.hpp)
+// holds one tile of distances and each query's bounded candidate list at a time.
 #pragma once
 
+#include "dmlbench/experiments/exact_knn.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"  // Similarity
 
 #include <nlohmann/json.hpp>
@@ -15,9 +17,9 @@
 
 namespace dmlbench::experiments {
 
-// The ranking of a query's gallery: by distance (Euclidean: the squared distance; cosine: minus the cosine
-// similarity), as computed in float32 with the same operations as recall_at_k, and among exactly equal values by
-// gallery index, lower first. The query itself is excluded by its index, never by a distance. pytorch-metric-learning
+// The ranking of a query's gallery: by distance (Euclidean: the squared distance |q|^2 + |g|^2 - 2<q, g>; cosine:
+// 0 - the cosine similarity), as computed in float32 by exact_knn, and among exactly equal values by gallery index,
+// lower first. The query itself is excluded by its index, never by a distance. pytorch-metric-learning
 // has no rule: it takes torch.topk / faiss's order of tied items, and its tie test (test_tied_distances) only checks
 // that a co-located item of another label, not the query, is what remains after dropping the query. This rule gives
 // the same answer there.
@@ -36,11 +38,15 @@ struct LabelLevel {
 struct RetrievalOptions {
   std::vector<int> ks = {1, 2, 4, 8};
   Similarity similarity = Similarity::cosine;
+  bool ranking_metrics = true;  // precision@1, R-precision and MAP@R (R neighbours ranked per query); false: Recall@K
   bool clustering = true;     // NMI and NMI+ (self-retrieval only); k-means runs on the L2-normalised embeddings
                               // for cosine, on the raw ones for Euclidean
   int nmi_plus_factor = 10;   // NMI+ clusters into factor x classes (0: no NMI+); must not exceed the rows
   std::uint64_t kmeans_seed = 0;
-  std::int64_t block = 0;     // query rows per block of distances; 0: as many as fit in 64 MiB (at most 1024)
+  int kmeans_iterations = 100;  // at most this many Lloyd iterations (it stops earlier when an assignment repeats)
+  std::int64_t block = 0;         // queries per block (exact_knn's query_block); 0: automatic
+  std::int64_t gallery_tile = 0;  // gallery rows per tile of distances (exact_knn); 0: automatic
+  KnnBackend backend = KnnBackend::automatic;
 };
 
 struct LevelReport {
@@ -63,6 +69,10 @@ struct RetrievalReport {
   std::vector<int> ks;
   std::vector<std::int64_t> recall_ties_at_k;
   std::vector<LevelReport> levels;
+  // what the work cost (not part of to_json: timings differ run to run): the neighbour search, and each k-means
+  // clustering by its k
+  KnnStats search;
+  std::vector<std::pair<int, KMeansStats>> clustering_cost;
 };
 
 // {metric, gallery_is_queries, queries, gallery, dims, recall_ties_at_k: {"1": ...}, levels: {<name>: {recall_at_k: {"1": ...}, precision_at_1,

@@ -13,13 +13,23 @@ enum class Similarity { cosine, euclidean };
 
 // embeddings: N x d (any device), compared by cosine similarity (after L2 normalisation) or by Euclidean distance
 // (for un-normalised embeddings such as the 2-D MNIST ones); labels: N. Returns Recall@K for each K: the fraction
-// of queries with a same-label item among their K nearest other items. Query blocks of `block` rows bound memory.
+// of queries with a same-label item among their K nearest other items, ranked by the exact kNN engine with its tie
+// rule (retrieval_evaluation.hpp's kRetrievalTieRule). block: queries per block (0: automatic).
 std::vector<double> recall_at_k(const torch::Tensor& embeddings, const torch::Tensor& labels,
                                 const std::vector<int>& ks, Similarity similarity = Similarity::cosine,
-                                std::int64_t block = 1024);
+                                std::int64_t block = 0);
 
-// Lloyd's k-means with k-means++ seeding, seeded; returns the cluster of each row.
-std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, int iterations = 100);
+// What a k-means run cost: k-means++ seeding, then Lloyd iterations of 2 N k d flops each (distances to the centres).
+struct KMeansStats {
+  int iterations = 0;
+  double seeding_seconds = 0, seconds_per_iteration = 0, flops_per_iteration = 0;
+};
+
+// Lloyd's k-means with k-means++ seeding, seeded, in float64 on slices of rows (memory: the rows once in float64
+// where that takes at most float64_copy_bytes, else one slice at a time, with the same result); returns the cluster
+// of each row. Stops when an assignment repeats or after `iterations`.
+std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, int iterations = 100,
+                        KMeansStats* stats = nullptr, std::int64_t float64_copy_bytes = std::int64_t(256) << 20);
 
 // NMI of k-means(k) on the embeddings against the labels.
 double nmi_of_kmeans(const torch::Tensor& embeddings, const torch::Tensor& labels, int k, std::uint64_t seed);

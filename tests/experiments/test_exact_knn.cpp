@@ -1,0 +1,185 @@
+// The exact kNN engine (exact_knn.hpp): every neighbour list against a brute-force ranking on integer embeddings
+// (all float32 arithmetic exact, so ties are exact), for both backends, both distances, awkward tile and block sizes
+// and per-query list lengths; the two backends against each other on random floats; the memory bound; bad input.
+#include "dmlbench/experiments/exact_knn.hpp"
+#include "dmlbench/experiments/retrieval_metrics.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <mutex>
+#include <numeric>
+#include <random>
+
+using namespace dmlbench::experiments;
+using Catch::Matchers::Contains;
+
+namespace {
+
+// rows x dims integers in [-2, 2]: every dot product and squared norm is a small integer, exact in float32
+torch::Tensor integer_rows(std::mt19937_64& rng, int rows, int dims) {
+  std::vector<float> v(std::size_t(rows * dims));
+  for (auto& x : v) x = float(int(rng() % 5) - 2);
+  return torch::tensor(v).reshape({rows, dims});
+}
+
+using Lists = std::vector<std::vector<std::pair<float, std::uint32_t>>>;
+
+// Brute force in double over exact integers: each query's gallery sorted by (distance, row), the first wanted(q).
+// lower_row_first = false is the opposite tie rule, a negative control.
+Lists brute_force(const torch::Tensor& q, const torch::Tensor& g, Similarity s, bool exclude_self,
+                  const std::function<std::int64_t(std::int64_t)>& wanted, bool lower_row_first = true) {
+  const auto qa = q.to(torch::kFloat64).contiguous(), ga = g.to(torch::kFloat64).contiguous();
+  const double* qp = qa.data_ptr<double>();
+  const double* gp = ga.data_ptr<double>();
+  const std::int64_t dims = q.size(1);
+  auto dot = [dims](const double* a, const double* b) {
+    double t = 0;
+    for (std::int64_t k = 0; k < dims; ++k) t += a[k] * b[k];
+    return t;
+  };
+  Lists out(std::size_t(q.size(0)));
+  for (std::int64_t i = 0; i < q.size(0); ++i) {
+    std::vector<std::pair<double, std::uint32_t>> all;
+    for (std::int64_t j = 0; j < g.size(0); ++j) {
+      if (exclude_self && i == j) continue;
+      const double* a = qp + i * dims;
+      const double* b = gp + j * dims;
+      const double d = s == Similarity::cosine ? -dot(a, b) : dot(a, a) + dot(b, b) - 2 * dot(a, b);
+      all.push_back({d, std::uint32_t(j)});
+    }
+    std::sort(all.begin(), all.end(), [&](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first < b.first : (lower_row_first ? a.second < b.second : a.second > b.second);
+    });
+    const auto m = std::min<std::int64_t>(wanted(i), std::int64_t(all.size()));
+    for (std::int64_t k = 0; k < m; ++k) out[std::size_t(i)].push_back({float(all[std::size_t(k)].first), all[std::size_t(k)].second});
+  }
+  return out;
+}
+
+Lists engine(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions& o,
+             const std::function<std::int64_t(std::int64_t)>& wanted, KnnStats* stats = nullptr) {
+  Lists out(std::size_t(q.size(0)));
+  std::vector<int> visits(std::size_t(q.size(0)), 0);
+  std::mutex m;
+  const auto st = exact_knn(q, g, o, wanted, [&](std::int64_t i, const Neighbour* nb, std::int64_t count) {
+    std::lock_guard<std::mutex> lock(m);
+    ++visits[std::size_t(i)];
+    for (std::int64_t k = 0; k < count; ++k) out[std::size_t(i)].push_back({nb[k].distance, nb[k].index});
+  });
+  CHECK(std::all_of(visits.begin(), visits.end(), [](int v) { return v == 1; }));  // each query once
+  if (stats) *stats = st;
+  return out;
+}
+
+// Lists of equal rows at equal distances, with ties: two lists can differ in order only where distances tie.
+std::int64_t ties_in(const Lists& lists) {
+  std::int64_t t = 0;
+  for (const auto& l : lists)
+    for (std::size_t k = 1; k < l.size(); ++k) t += l[k].first == l[k - 1].first;
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("exact_knn equals a brute-force ranking with exact ties: both backends, distances, tilings and lengths",
+          "[experiments][metrics][knn]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  const auto x = integer_rows(rng, 301, 5);   // 3^5... few distinct distances: nearly every list has ties
+  const auto qx = integer_rows(rng, 47, 5);
+  // per-query lengths from 1 to the whole gallery (past it: capped)
+  const auto wanted = [](std::int64_t i) { return i % 11 == 0 ? std::int64_t(1000) : 1 + (i * 7) % 60; };
+  for (const auto s : {Similarity::cosine, Similarity::euclidean}) {
+    const auto self_ref = brute_force(x, x, s, true, wanted);
+    const auto cross_ref = brute_force(qx, x, s, false, wanted);
+    CHECK(ties_in(self_ref) > 1000);  // the tie rule is exercised
+    // negative control: the opposite tie rule gives other lists on these points
+    CHECK(brute_force(x, x, s, true, wanted, false) != self_ref);
+    for (const auto backend : {KnnBackend::native, KnnBackend::torch_ops})
+      for (const auto& [block, tile] : std::vector<std::pair<int, int>>{{0, 0}, {7, 13}, {1, 37}, {64, 300}, {301, 301}}) {
+        INFO("similarity " << int(s) << " backend " << int(backend) << " block " << block << " tile " << tile);
+        KnnOptions o;
+        o.similarity = s;
+        o.backend = backend;
+        o.query_block = block;
+        o.gallery_tile = tile;
+        o.exclude_self = true;
+        CHECK(engine(x, x, o, wanted) == self_ref);
+        o.exclude_self = false;
+        CHECK(engine(qx, x, o, wanted) == cross_ref);
+      }
+  }
+}
+
+TEST_CASE("the two backends give the same neighbours and distance bits on random floats",
+          "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto x = torch::randn({500, 24});
+  const auto wanted = [](std::int64_t i) { return 1 + i % 40; };
+  for (const auto s : {Similarity::cosine, Similarity::euclidean}) {
+    KnnOptions o;
+    o.similarity = s;
+    o.exclude_self = true;
+    o.gallery_tile = 128;
+    o.backend = KnnBackend::native;
+    const auto native = engine(x, x, o, wanted);
+    o.backend = KnnBackend::torch_ops;
+    CHECK(engine(x, x, o, wanted) == native);
+    // and the ranking is the one of the distances the engine states (non-decreasing along each list)
+    for (const auto& l : native)
+      for (std::size_t k = 1; k < l.size(); ++k) CHECK(l[k - 1].first <= l[k].first);
+  }
+}
+
+TEST_CASE("exact_knn holds one tile of distances and candidate buffers within its bound", "[experiments][metrics][knn]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  const auto x = integer_rows(rng, 2000, 8);
+  KnnOptions o;
+  o.similarity = Similarity::euclidean;
+  o.exclude_self = true;
+  o.gallery_tile = 256;
+  o.candidate_bytes = 64 * 1024;  // forces blocks of 64 KiB / (16 x 50) = 81 queries
+  KnnStats st;
+  const auto lists = engine(x, x, o, [](std::int64_t) { return std::int64_t(50); }, &st);
+  CHECK(st.peak_candidate_bytes <= o.candidate_bytes);
+  CHECK(st.peak_candidate_bytes > 0);
+  CHECK(st.query_blocks == (2000 + 80) / 81);
+  CHECK(st.tile_bytes == 81 * 256 * 4);
+  CHECK(st.tiles == st.query_blocks * 8);
+  CHECK(st.flops == 2.0 * 2000 * 2000 * 8);
+  CHECK(lists == brute_force(x, x, Similarity::euclidean, true, [](std::int64_t) { return std::int64_t(50); }));
+}
+
+TEST_CASE("exact_knn rejects bad input with a clear error", "[experiments][metrics][knn]") {
+  const auto x = torch::randn({10, 4});
+  const auto none = [](std::int64_t, const Neighbour*, std::int64_t) {};
+  const auto one = [](std::int64_t) { return std::int64_t(1); };
+  KnnOptions o;
+  CHECK_THROWS_WITH(exact_knn(x, torch::randn({10, 5}), o, one, none), Contains("5"));
+  CHECK_THROWS_WITH(exact_knn(x, x, o, [](std::int64_t) { return std::int64_t(0); }, none), Contains("wants 0"));
+  o.exclude_self = true;
+  CHECK_THROWS_WITH(exact_knn(x, torch::randn({9, 4}), o, one, none), Contains("queries to be the gallery"));
+  CHECK_THROWS_WITH(exact_knn(x.slice(0, 0, 1), x.slice(0, 0, 1), o, one, none), Contains("no gallery row"));
+  o.exclude_self = false;
+  o.similarity = Similarity::euclidean;
+  CHECK_THROWS_WITH(exact_knn(x * 1e19f, x, o, one, none), Contains("overflow float32"));
+  CHECK_THROWS_WITH(exact_knn(x.to(torch::kFloat64), x.to(torch::kFloat64), o, one, none), Contains("float32"));
+}
+
+// k-means on slices of float32 rows (the path of large N) gives the assignment of the float64 copy (small N), and its
+// cost is reported.
+TEST_CASE("k-means in float64 slices equals k-means on one float64 copy, with its cost per iteration",
+          "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto x = torch::randn({3000, 16});
+  KMeansStats whole, sliced;
+  const auto a = kmeans(x, 20, 5, 100, &whole);
+  const auto b = kmeans(x, 20, 5, 100, &sliced, /*float64_copy_bytes=*/0);
+  CHECK(a == b);
+  CHECK(whole.iterations == sliced.iterations);
+  CHECK(whole.iterations >= 2);
+  CHECK(sliced.flops_per_iteration == 2.0 * 3000 * 20 * 16);
+  CHECK(sliced.seconds_per_iteration > 0);
+  CHECK(kmeans(x, 20, 6, 100) != a);  // negative control: another seed, another clustering
+}
