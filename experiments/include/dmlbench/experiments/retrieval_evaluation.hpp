@@ -64,8 +64,8 @@ struct RetrievalReport {
   bool separate_gallery = false;  // query/gallery sets (In-shop) rather than each item against all others
   std::int64_t queries = 0, gallery = 0, dims = 0;
   // recall_ties_at_k[i]: the queries whose K-th and (K+1)-th nearest lie at the same distance (K = ks[i]), whose
-  // Recall@K at some level the tie rule may decide. Another rule (torch::topk's order, as recall_at_k) changes
-  // Recall@K by at most this many queries / queries.
+  // Recall@K at some level the tie rule may decide. Another rule (torch::topk's order, as pytorch-metric-learning's
+  // plain path) changes Recall@K by at most this many queries / queries.
   std::vector<int> ks;
   std::vector<std::int64_t> recall_ties_at_k;
   std::vector<LevelReport> levels;
