@@ -10,7 +10,8 @@ precision@1, R-precision, MAP@R) side by side with its references, in one script
           dmlbench eval (K up to 8 plus MAP@R), faiss's exact IndexFlatIP kNN with k = 9 (Recall@8) and with k = the
           largest class (what MAP@R needs; pytorch-metric-learning's way), and a plain PyTorch blocked
           matmul + topk (N <= 100,000); the machine's sgemm GFLOP/s measured in the same run; effective GFLOP/s of
-          each arm counting 2 Q N d. With --queries Q < N every arm searches the first Q rows against all N (the
+          each arm counting 2 Q N d; with --pml-src, arm `pml`: pytorch-metric-learning's AccuracyCalculator
+          (precision@1, R-precision, MAP@R; faiss kNN with k = the largest class). With --queries Q < N every arm searches the first Q rows against all N (the
           cost per query, at full gallery size and full memory; the full time is N / Q times it).
 
 Usage: /usr/bin/python3 bench/retrieval_metrics_bench.py check [--pml-src DIR]
@@ -207,6 +208,23 @@ t = time.perf_counter() - t0
 print(json.dumps({"seconds": t, "recall": (hits / q).tolist()}))
 """
 
+PML_CODE = """
+import sys, time, json, numpy as np, torch
+torch.set_num_threads(int(sys.argv[3]))
+import faiss
+faiss.omp_set_num_threads(int(sys.argv[3]))
+sys.path.insert(0, sys.argv[6])
+from pytorch_metric_learning.utils.accuracy_calculator import AccuracyCalculator
+x = torch.from_numpy(np.load(sys.argv[1])); y = torch.from_numpy(np.load(sys.argv[2])); q = int(sys.argv[4])
+t0 = time.perf_counter()
+x = torch.nn.functional.normalize(x, dim=1)
+ac = AccuracyCalculator(include=("precision_at_1", "r_precision", "mean_average_precision_at_r"), k="max_bin_count",
+                        device=torch.device("cpu"))
+r = ac.get_accuracy(x[:q], y[:q], x, y, ref_includes_query=(q == len(y)))
+t = time.perf_counter() - t0
+print(json.dumps({"seconds": t, "recall": {k: float(v) for k, v in r.items()}}))
+"""
+
 SGEMM_CODE = """
 import sys, time, json, torch
 torch.set_num_threads(int(sys.argv[1]))
@@ -259,9 +277,11 @@ def speed():
                     blas = r["cost"]["blas"]
                 else:
                     code, k = {"faiss9": (FAISS_CODE, 9), "faissR": (FAISS_CODE, max_r + 1),
-                               "torch": (TORCH_CODE, 0)}[arm]
+                               "torch": (TORCH_CODE, 0), "pml": (PML_CODE, 0)}[arm]
+                    if arm == "pml" and not a.pml_src:
+                        sys.exit("error: the pml arm needs --pml-src")
                     out, _, wall, m = run_timed(["/usr/bin/python3", "-c", code, ep, lp, str(a.threads), str(q),
-                                                 str(k)], env)
+                                                 str(k), a.pml_src or ""], env)
                     res = json.loads(out.strip().splitlines()[-1])
                     times[arm].append(res["seconds"])
                     recall[arm] = res["recall"]
