@@ -54,6 +54,7 @@ struct Prepared {
   torch::Tensor query_norms, gallery_norms;  // |x|^2 in float32 (Euclidean only)
   std::vector<std::int64_t> wanted;
   std::int64_t ranked_max = 0, wanted_max = 0;
+  std::int64_t tile = 0;  // gallery rows per tile
 };
 
 Prepared prepare(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions& o,
@@ -71,6 +72,7 @@ Prepared prepare(const torch::Tensor& q, const torch::Tensor& g, const KnnOption
   if (o.query_block < 0 || o.gallery_tile < 0 || o.candidate_bytes < 1)
     throw std::invalid_argument("exact_knn: query_block and gallery_tile must be >= 0, candidate_bytes > 0");
   Prepared p;
+  p.tile = o.gallery_tile > 0 ? o.gallery_tile : 4096;
   p.ranked_max = g.size(0) - (o.exclude_self ? 1 : 0);
   if (p.ranked_max < 1) throw std::invalid_argument("exact_knn: no gallery row to rank");
   p.wanted.resize(std::size_t(q.size(0)));
@@ -95,7 +97,7 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
                 const std::function<void(std::int64_t, const Neighbour*, std::int64_t)>& visit) {
   KnnStats st;
   const std::int64_t Q = q.size(0), G = g.size(0);
-  const std::int64_t tile = o.gallery_tile > 0 ? o.gallery_tile : 4096;
+  const std::int64_t tile = p.tile;
   const std::int64_t block =
       o.query_block > 0 ? o.query_block
                         : std::clamp<std::int64_t>(o.candidate_bytes / (16 * p.wanted_max), 1, 1024);
@@ -188,7 +190,7 @@ KnnStats torch_ops(const torch::Tensor& q, const torch::Tensor& g, const KnnOpti
                    const std::function<void(std::int64_t, const Neighbour*, std::int64_t)>& visit) {
   KnnStats st;
   const std::int64_t Q = q.size(0), G = g.size(0);
-  const std::int64_t tile = o.gallery_tile > 0 ? o.gallery_tile : 4096;
+  const std::int64_t tile = p.tile;
   const std::int64_t block =
       o.query_block > 0 ? o.query_block
                         : std::clamp<std::int64_t>(o.candidate_bytes / (48 * (p.wanted_max + tile)), 1, 1024);
