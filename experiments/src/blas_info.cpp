@@ -10,6 +10,8 @@
 #include <climits>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
+#include <string>
 
 namespace dmlbench::experiments {
 
@@ -60,34 +62,59 @@ std::string blas_name_of(const std::string& path) {
   return "unknown";
 }
 
+namespace {
+
+// The library the global lookup of sgemm_ finds, as the loader named it (LibTorch's own sgemm_ reference binds the
+// same way), else a mapped libblas; "" when there is none.
+std::string bound_blas(const std::vector<std::string>& loaded) {
+  Dl_info di{};
+  if (void* s = dlsym(RTLD_DEFAULT, "sgemm_"); s && dladdr(s, &di) && di.dli_fname && *di.dli_fname) return di.dli_fname;
+  std::string found;
+  for (const auto& p : loaded)
+    if (lower(basename_of(p)).rfind("libblas", 0) == 0) found = p;
+  return found;
+}
+
+// f(handle) with the bound library and its dependencies (libopenblas.so.0) as the scope of dlsym, not a second
+// OpenBLAS loaded elsewhere (RTLD_DEFAULT where the library cannot be reopened).
+template <class F>
+void in_library(const std::string& loaded_as, F f) {
+  void* h = dlopen(loaded_as.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+  f(h ? h : RTLD_DEFAULT);
+  if (h) dlclose(h);
+}
+
+}  // namespace
+
 BlasInfo blas_info() {
   BlasInfo r;
   dl_iterate_phdr(collect_blas, &r.loaded);
-  // the library the global lookup finds: LibTorch's own sgemm_ reference binds the same way
-  std::string loaded_as;
-  Dl_info di{};
-  if (void* s = dlsym(RTLD_DEFAULT, "sgemm_"); s && dladdr(s, &di) && di.dli_fname && *di.dli_fname) {
-    loaded_as = di.dli_fname;
-    r.path = real_path(di.dli_fname);
-  } else {
-    for (const auto& p : r.loaded)
-      if (lower(basename_of(p)).rfind("libblas", 0) == 0) r.path = loaded_as = p;
-  }
+  const auto loaded_as = bound_blas(r.loaded);
+  r.path = loaded_as.empty() ? "" : real_path(loaded_as.c_str());
   r.name = r.path.empty() ? "none" : blas_name_of(r.path);
-  if (r.name == "OpenBLAS") {
-    // from the bound library and its dependencies (libopenblas.so.0), not a second OpenBLAS loaded elsewhere
-    void* h = dlopen(loaded_as.c_str(), RTLD_LAZY | RTLD_NOLOAD);
-    void* where = h ? h : RTLD_DEFAULT;
-    if (auto threads = symbol<int (*)()>(where, "openblas_get_num_threads")) r.blas_threads = threads();
-    if (auto config = symbol<char* (*)()>(where, "openblas_get_config")) {
-      const char* c = config();
-      r.config = c ? c : "";
-      while (!r.config.empty() && std::isspace(static_cast<unsigned char>(r.config.back()))) r.config.pop_back();
-    }
-    if (h) dlclose(h);
-  }
+  if (r.name == "OpenBLAS")
+    in_library(loaded_as, [&r](void* where) {
+      if (auto threads = symbol<int (*)()>(where, "openblas_get_num_threads")) r.blas_threads = threads();
+      if (auto config = symbol<char* (*)()>(where, "openblas_get_config")) {
+        const char* c = config();
+        r.config = c ? c : "";
+        while (!r.config.empty() && std::isspace(static_cast<unsigned char>(r.config.back()))) r.config.pop_back();
+      }
+    });
   r.torch_threads = torch::get_num_threads();
   return r;
+}
+
+void set_compute_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("the thread count must be >= 1, got " + std::to_string(threads));
+  torch::set_num_threads(threads);
+  std::vector<std::string> loaded;
+  dl_iterate_phdr(collect_blas, &loaded);
+  const auto loaded_as = bound_blas(loaded);
+  if (!loaded_as.empty() && blas_name_of(real_path(loaded_as.c_str())) == "OpenBLAS")
+    in_library(loaded_as, [threads](void* where) {
+      if (auto set = symbol<void (*)(int)>(where, "openblas_set_num_threads")) set(threads);
+    });
 }
 
 std::string describe_blas() {

@@ -9,8 +9,6 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
@@ -34,13 +32,6 @@ struct EvalRequest {
   int threads = 0, kmeans_iterations = 100;
   std::int64_t query_block = 0, gallery_tile = 0;
 };
-
-// LibTorch's intra-op threads (the selection, k-means) and, where the BLAS is OpenBLAS, its own pool (the GEMMs).
-void set_threads(int threads) {
-  if (threads < 1) throw std::invalid_argument("--threads must be >= 1, got " + std::to_string(threads));
-  torch::set_num_threads(threads);
-  if (auto* set = reinterpret_cast<void (*)(int)>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) set(threads);
-}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -76,7 +67,9 @@ void run_eval(const EvalRequest& q) {
   if (q.query_embeddings.empty() != q.query_labels.empty())
     throw std::invalid_argument("--query-embeddings and --query-labels go together");
   const auto device = resolve_device(q.device);
-  set_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
+  if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
+  // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
+  set_compute_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
   RetrievalOptions o;
   o.ks = q.ks;
   o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;

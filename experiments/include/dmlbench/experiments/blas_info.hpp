@@ -20,6 +20,10 @@ struct BlasInfo {
 // libblas.so.3 that is mapped (Debian's ATLAS libf77blas.so.3 linked ahead of it once took every sgemm_ call).
 BlasInfo blas_info();
 
+// LibTorch's intra-op threads and, where the bound BLAS is OpenBLAS, its own pool (found as blas_info finds it).
+// Throws std::invalid_argument for threads < 1.
+void set_compute_threads(int threads);
+
 // "OpenBLAS", "ATLAS", "reference BLAS" (Debian's netlib libblas in .../blas/) or "unknown", from a library's path.
 std::string blas_name_of(const std::string& path);
 
