@@ -38,6 +38,8 @@ import sys
 import tempfile
 import time
 
+import dmlbench_training_arm  # bench/: the C++ arm of training_throughput.py
+
 LIBDIR = "/usr/lib/x86_64-linux-gnu"
 CONFIGS = {  # name: (the BLAS the process must run on, LD_LIBRARY_PATH, extra environment)
     "atlas": ("ATLAS", f"{LIBDIR}/atlas", {}),
@@ -214,9 +216,7 @@ def main():
 
     def train(c, kernels):
         with tempfile.TemporaryDirectory() as out:
-            cmd = [exe, "train", "mnist-evenodd", "--data-dir", a.data_dir, "--out", out, "--sampler", "eps",
-                   "--seeds", "1", "--epochs", "1000", "--max-steps", str(a.steps), "--samples-per-class",
-                   str(a.per_class), "--device", "cpu", "--kernels", kernels]
+            cmd = dmlbench_training_arm.command(exe, a.data_dir, out, a.steps, a.per_class, kernels)
             with tempfile.TemporaryFile("w+") as log:
                 proc = subprocess.Popen(cmd, env=config_env(c, a.threads), stdout=log, stderr=subprocess.STDOUT)
                 libs = []
@@ -231,10 +231,7 @@ def main():
             if not any(is_blas_file(p) for p in libs):
                 sys.exit(f"error: training under {c}: no BLAS seen in the child's maps; not reporting")
             check_blas(f"training ({kernels}) under {c}", CONFIGS[c][0], libs)
-            m = json.load(open(os.path.join(out, "eps", "seed1", "metrics.json")))
-        if m["torch_threads"] != a.threads:
-            sys.exit(f"error: the C++ run used {m['torch_threads']} threads, not {a.threads}")
-        return m["steps"] * 2 * a.per_class / m["train_seconds"]
+            return dmlbench_training_arm.images_per_second(out, a.per_class, a.threads)
 
     def vector_field(c):
         p = subprocess.run([vf, "--grid", str(a.grid), "--reps", str(a.vf_reps + 1)], env=config_env(c, a.threads),

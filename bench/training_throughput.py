@@ -29,6 +29,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 
+import dmlbench_training_arm  # bench/: the C++ arm, shared with blas_compare.py
+
 
 class Net(nn.Module):  # [LCC] App. C, as experiments/src/mnist_embedding_net.cpp
     def __init__(self, dim=2):
@@ -143,15 +145,9 @@ def main():
 
     def cpp(kernels):
         with tempfile.TemporaryDirectory() as out:
-            subprocess.run([exe, "train", "mnist-evenodd", "--data-dir", a.data_dir, "--out", out, "--sampler",
-                            "eps", "--seeds", "1", "--epochs", "1000", "--max-steps", str(a.steps),
-                            "--samples-per-class", str(a.per_class), "--device", "cpu", "--kernels", kernels],
+            subprocess.run(dmlbench_training_arm.command(exe, a.data_dir, out, a.steps, a.per_class, kernels),
                            check=True, capture_output=True, text=True, env=env)
-            m = json.load(open(os.path.join(out, "eps", "seed1", "metrics.json")))
-        if m["torch_threads"] != a.threads:
-            sys.exit(f"error: the C++ run used {m['torch_threads']} threads, not {a.threads}")
-        # the training steps alone, as the Python loop times them (no evaluation, logging or checkpoints)
-        return m["steps"] * 2 * a.per_class / m["train_seconds"]
+            return dmlbench_training_arm.images_per_second(out, a.per_class, a.threads)
 
     for r in range(a.reps):
         arms["cpp-fused"].append(cpp("fused"))
