@@ -2,6 +2,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 namespace dmlbench::app {
 
@@ -14,6 +15,10 @@ void add_htl_commands(CLI::App& app);
 void add_field_command(CLI::App* parent);
 // Sub-commands forwarded to the LibTorch module; its exit status lands in exit_code.
 void add_torch_commands(CLI::App& app, int& exit_code);
+// `sweep`: grids of runs here or as a Slurm job array, their status and merged summary; exit status in exit_code.
+void add_sweep_commands(CLI::App& app, int& exit_code);
+// Checks `sim collapse` options given as JSON (a sweep's point) as the command line would: throws for a bad value.
+void check_collapse_options(const nlohmann::ordered_json& options);
 // `report`: the stages, the notebooks and REPORT.md; its exit status lands in exit_code.
 void add_report_command(CLI::App& app, int& exit_code);
 

@@ -17,6 +17,8 @@ int main(int argc, char** argv) {
   dmlbench::app::add_torch_commands(app, torch_exit);
   int report_exit = 0;
   dmlbench::app::add_report_command(app, report_exit);
+  int sweep_exit = 0;
+  dmlbench::app::add_sweep_commands(app, sweep_exit);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -25,5 +27,5 @@ int main(int argc, char** argv) {
     std::cerr << "dmlbench: error: " << e.what() << "\n";
     return 2;
   }
-  return torch_exit != 0 ? torch_exit : report_exit;
+  return torch_exit != 0 ? torch_exit : report_exit != 0 ? report_exit : sweep_exit;
 }

@@ -18,6 +18,22 @@ namespace dmlbench::app {
 namespace sm = dmlbench::sims;
 using json = nlohmann::ordered_json;
 
+void check_collapse_options(const json& o) {
+  sm::ObjectiveConfig c;
+  c.objective = sm::parse_objective(o.value("loss", std::string("triplet")));
+  if (o.contains("n")) c.model.n = o["n"].get<int>();
+  if (o.contains("classes")) c.model.t = o["classes"].get<int>();
+  if (o.contains("noise")) c.model.p = o["noise"].get<double>();
+  if (o.contains("margin")) c.alpha = o["margin"].get<double>();
+  if (o.contains("dim")) c.dim = o["dim"].get<int>();
+  c.model.triples = sm::parse_triples(o.value("triples", std::string("distinct")));
+  c.sampling = sm::parse_sampling(o.value("sampling", std::string("all")));
+  c.validate();
+  for (const char* k : {"restarts", "max-iterations"})
+    if (o.contains(k) && o[k].get<long long>() < 1)
+      throw std::invalid_argument(std::string(k) + " must be >= 1, got " + o[k].dump());
+}
+
 void add_sim_commands(CLI::App& app) {
   auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
   sim->require_subcommand(1);

@@ -4,6 +4,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,16 @@ double sd_of(const std::vector<double>& v) {
 
 }  // namespace
 
+std::vector<std::string> config_overrides(const json& j, const std::string& where) { return overrides(j, where); }
+void check_only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
+  only_keys(j, allowed, where);
+}
+json mean_std_entry(const std::vector<double>& x) {
+  const double sd = sd_of(x);
+  return json{{"mean", x.empty() ? json(nullptr) : json(mean_of(x))},
+              {"std", std::isfinite(sd) ? json(sd) : json(nullptr)}, {"seeds", x}};
+}
+
 double metric_at(const json& metrics, const std::string& dotted) {
   const json* node = &metrics;
   std::stringstream ss(dotted);
@@ -83,12 +94,18 @@ double metric_at(const json& metrics, const std::string& dotted) {
 Reproduction read_reproduction(const std::string& path, const std::string& repo_root) {
   std::ifstream in(path);
   if (!in) throw config_error("cannot read the reproduction file " + path);
-  Reproduction r;
+  json source;
   try {
-    r.source = json::parse(in, nullptr, true, true);
+    source = json::parse(in, nullptr, true, true);
   } catch (const json::exception& e) {
     throw config_error(path + ": not valid JSON (" + e.what() + ")");
   }
+  return parse_reproduction(source, path, repo_root);
+}
+
+Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
+  Reproduction r;
+  r.source = source;
   const json& j = r.source;
   const std::string w = path;
   only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison", "metrics",
@@ -256,7 +273,9 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
   json out = {{"name", v.name}, {"change", v.change}, {"rows", json::array()}, {"diagnostics", json::array()}};
   auto values = [&](const ReproductionMetric& m, const std::string& arm, const std::string& path) {
     std::vector<double> x;
-    for (const auto& metrics : runs.at(arm)) {
+    const auto it = runs.find(arm);  // an arm none of whose runs finished (a sweep's failed points) has no values
+    if (it == runs.end()) return x;
+    for (const auto& metrics : it->second) {
       try {
         x.push_back(m.scale * metric_at(metrics, path));
       } catch (const metric_undefined&) {
@@ -268,11 +287,7 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
     }
     return x;
   };
-  auto entry = [](const std::vector<double>& x) {
-    const double sd = sd_of(x);
-    return json{{"mean", x.empty() ? json(nullptr) : json(mean_of(x))},
-                {"std", std::isfinite(sd) ? json(sd) : json(nullptr)}, {"seeds", x}};
-  };
+  const auto entry = mean_std_entry;
   for (const auto& m : r.metrics) {
     json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
                 {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
@@ -375,6 +390,112 @@ std::string p_value_text(const json& row) {
     return p.str();
   }
   return row.value("seeds_per_arm", 0) < 2 ? "n/a (1 seed)" : "n/a (no spread)";
+}
+
+
+std::vector<ReproductionVariant> selected_variants(const Reproduction& r, const std::vector<std::string>& names) {
+  std::vector<ReproductionVariant> all = r.variants;
+  if (all.empty()) all.push_back({"", "", {}});
+  if (names.empty()) return all;
+  std::vector<ReproductionVariant> keep;
+  for (const auto& n : names) {
+    const auto it = std::find_if(all.begin(), all.end(), [&](const ReproductionVariant& v) { return v.name == n; });
+    if (it == all.end()) throw config_error("variant " + n + ": no such variant in " + r.file);
+    keep.push_back(*it);
+  }
+  return keep;
+}
+
+Reproduction with_arms(const Reproduction& r, const std::vector<std::string>& names) {
+  Reproduction out = r;
+  out.arms.clear();
+  for (const auto& a : r.arms)
+    if (names.empty() || std::find(names.begin(), names.end(), a.name) != names.end()) out.arms.push_back(a);
+  if (out.arms.empty()) throw config_error("the arms named match no arm of " + r.file);
+  if (out.arms.size() < 2) out.baseline.clear();
+  return out;
+}
+
+std::vector<ReproductionRun> plan_reproduction_runs(const Reproduction& r, const ReproductionProfile& prof,
+                                                    const std::vector<ReproductionVariant>& variants,
+                                                    const std::vector<ReproductionArm>& arms,
+                                                    const std::vector<std::uint64_t>& seeds,
+                                                    const std::vector<std::string>& cli_set, const std::string& out,
+                                                    const std::string& repo_root) {
+  std::vector<ReproductionRun> runs;
+  for (const auto& v : variants)
+    for (const auto& a : arms)
+      for (const std::uint64_t k : seeds) {
+        std::vector<std::string> set = r.set;
+        for (const auto* extra : {&prof.set, &v.set, &a.set, &cli_set}) set.insert(set.end(), extra->begin(), extra->end());
+        set.push_back("seed=" + std::to_string(k));
+        fs::path dir = fs::absolute(fs::path(out));
+        if (!v.name.empty()) dir /= v.name;
+        long depends = -1;
+        if (!a.init_from.empty()) {  // the same variant and seed of the arm it starts from, which runs first
+          for (std::size_t i = 0; i < runs.size(); ++i)
+            if (runs[i].variant == v.name && runs[i].arm == a.init_from && runs[i].config.seed == k) depends = long(i);
+          if (depends < 0)
+            throw config_error("arm " + a.name + " starts from arm " + a.init_from + "'s weights: run that arm too "
+                               "(--arms)");
+          set.push_back("model.init_run=" + runs[std::size_t(depends)].dir);
+        }
+        runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(), set,
+                        load_run_config(r.config, set, repo_root), depends});
+      }
+  return runs;
+}
+
+json reproduction_summary(const Reproduction& r, const std::vector<ReproductionVariant>& variants,
+                          const std::string& profile, int seeds, const std::vector<std::string>& set,
+                          const json& base_config, const std::string& git_revision,
+                          const std::map<std::string, std::map<std::string, std::vector<json>>>& runs) {
+  json summary = {{"config", {{"reproduction", r.source}, {"profile", profile}, {"seeds", seeds},
+                              {"set", set}, {"base_config", base_config}}},
+                  {"git_revision", git_revision},
+                  {"reproduction", r.id},
+                  {"variants", json::array()}};
+  static const std::map<std::string, std::vector<json>> none;
+  for (const auto& v : variants) {
+    const auto it = runs.find(v.name);
+    summary["variants"].push_back(summarize_variant(r, v, it == runs.end() ? none : it->second));
+  }
+  return summary;
+}
+
+std::string summary_table_text(const json& summary, const Reproduction& r) {
+  std::ostringstream out;
+  for (const auto& v : summary["variants"]) {
+    if (!v["name"].get<std::string>().empty()) out << "variant " << v["name"].get<std::string>() << "\n";
+    out << std::left << std::setw(22) << "metric";
+    for (const auto& a : r.arms) out << std::setw(20) << ("ours " + a.name) << std::setw(8) << "paper";
+    out << "\n";
+    for (const auto& row : v["rows"]) {
+      out << std::left << std::setw(22) << row["metric"].get<std::string>();
+      for (const auto& a : r.arms) {
+        const auto& e = row["arms"][a.name];
+        std::ostringstream pp;
+        if (e.contains("paper")) pp << std::fixed << std::setprecision(1) << e["paper"].get<double>();
+        out << std::setw(20) << mean_std_text(e) << std::setw(8) << (pp.str().empty() ? "-" : pp.str());
+      }
+      if (row.contains("difference")) {
+        std::ostringstream d;
+        d << std::fixed << std::showpos << std::setprecision(1) << row["difference"].get<double>() << std::noshowpos;
+        const bool sides = row.contains("baseline") && row.contains("treatment");  // a metric's own sides
+        auto side = [&](const char* k, const std::string& arm) {
+          if (sides && row[k]["arm"] == "bound") return row[k]["label"].get<std::string>();  // a claim's fixed number
+          return sides ? row[k]["arm"].get<std::string>() + (row[k]["path"] == row["path"] ? std::string()
+                                                                                          : "@" + row[k]["path"].get<std::string>())
+                       : arm;
+        };
+        out << "  " << side("treatment", r.treatment) << " - " << side("baseline", r.baseline) << " " << d.str()
+            << " (Welch " << p_value_text(row) << ")";
+        if (row.contains("verdict")) out << " " << row["verdict"].get<std::string>();
+      }
+      out << "\n";
+    }
+  }
+  return out.str();
 }
 
 }  // namespace dmlbench::experiments

@@ -51,51 +51,14 @@ void reproduce(const ReproduceRequest& q) {
     throw ex::config_error(q.file + " has no profile \"" + q.profile + "\" (it is not run in that profile)");
   const auto& prof = r.profiles.at(q.profile);
   const int seeds = q.seeds > 0 ? q.seeds : prof.seeds;
-  std::vector<ex::ReproductionVariant> variants = r.variants;
-  if (variants.empty()) variants.push_back({"", "", {}});
-  if (!q.variant.empty()) {
-    std::vector<ex::ReproductionVariant> keep;
-    for (const auto& v : variants)
-      if (v.name == q.variant) keep.push_back(v);
-    if (keep.empty()) throw ex::config_error("--variant " + q.variant + ": no such variant in " + q.file);
-    variants = keep;
-  }
-  std::vector<ex::ReproductionArm> arms;
-  for (const auto& a : r.arms)
-    if (q.arms.empty() || std::find(q.arms.begin(), q.arms.end(), a.name) != q.arms.end()) arms.push_back(a);
-  if (arms.empty()) throw ex::config_error("--arms names no arm of " + q.file);
-  ex::Reproduction rr = r;
-  rr.arms = arms;
-  if (arms.size() < 2) rr.baseline.clear();
+  const auto variants = ex::selected_variants(r, q.variant.empty() ? std::vector<std::string>{}
+                                                                    : std::vector<std::string>{q.variant});
+  const ex::Reproduction rr = ex::with_arms(r, q.arms);
+  const auto& arms = rr.arms;
   // resolve every run's config before any training, so a bad key fails before anything is written
-  struct Run {
-    std::string variant, arm, dir;
-    std::vector<std::string> set;  // the overrides of r.config that make it
-    ex::RunConfig config;
-    long depends = -1;  // the run whose final weights start this one (an arm's init_from), or -1
-  };
-  std::vector<Run> runs;
-  for (const auto& v : variants)
-    for (const auto& a : arms)
-      for (int k = 1; k <= seeds; ++k) {
-        std::vector<std::string> set = r.set;
-        for (const auto* extra : {&prof.set, &v.set, &a.set, &q.set}) set.insert(set.end(), extra->begin(), extra->end());
-        set.push_back("seed=" + std::to_string(k));
-        fs::path dir = fs::absolute(fs::path(q.out));
-        if (!v.name.empty()) dir /= v.name;
-        long depends = -1;
-        if (!a.init_from.empty()) {  // the same variant and seed of the arm it starts from, which runs first
-          for (std::size_t i = 0; i < runs.size(); ++i)
-            if (runs[i].variant == v.name && runs[i].arm == a.init_from && runs[i].config.seed == std::uint64_t(k))
-              depends = long(i);
-          if (depends < 0)
-            throw ex::config_error("arm " + a.name + " starts from arm " + a.init_from + "'s weights: run that arm too "
-                                   "(--arms)");
-          set.push_back("model.init_run=" + runs[std::size_t(depends)].dir);
-        }
-        runs.push_back({v.name, a.name, (dir / a.name / ("seed" + std::to_string(k))).string(), set,
-                        ex::load_run_config(r.config, set, kRepo), depends});
-      }
+  std::vector<std::uint64_t> seed_list;
+  for (int k = 1; k <= seeds; ++k) seed_list.push_back(std::uint64_t(k));
+  const auto runs = ex::plan_reproduction_runs(r, prof, variants, arms, seed_list, q.set, q.out, kRepo);
   for (const auto& run : runs)
     if (!fs::is_directory(run.config.dataset.data_dir))
       throw ex::config_error("dataset.data_dir " + run.config.dataset.data_dir + " is not a folder (" + r.config +
@@ -160,44 +123,10 @@ void reproduce(const ReproduceRequest& q) {
     std::cerr << "[reproduce] " << i + 1 << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
               << el << " s, ETA " << el / double(i + 1) * double(runs.size() - i - 1) << " s" << std::endl;
   }
-  json summary = {{"config", {{"reproduction", r.source}, {"profile", q.profile}, {"seeds", seeds},
-                              {"set", q.set}, {"base_config", runs.front().config.resolved}}},
-                  {"git_revision", DMLBENCH_GIT_REV},
-                  {"reproduction", r.id},
-                  {"variants", json::array()}};
-  for (const auto& v : variants) summary["variants"].push_back(ex::summarize_variant(rr, v, results[v.name]));
+  const json summary =
+      ex::reproduction_summary(rr, variants, q.profile, seeds, q.set, runs.front().config.resolved, DMLBENCH_GIT_REV, results);
   ex::write_file_atomically((fs::path(q.out) / "summary.json").string(), summary.dump(2) + "\n");
-  // the table: one line per metric
-  for (const auto& v : summary["variants"]) {
-    if (!v["name"].get<std::string>().empty()) std::cout << "variant " << v["name"].get<std::string>() << "\n";
-    std::cout << std::left << std::setw(22) << "metric";
-    for (const auto& a : arms) std::cout << std::setw(20) << ("ours " + a.name) << std::setw(8) << "paper";
-    std::cout << "\n";
-    for (const auto& row : v["rows"]) {
-      std::cout << std::left << std::setw(22) << row["metric"].get<std::string>();
-      for (const auto& a : arms) {
-        const auto& e = row["arms"][a.name];
-        std::ostringstream pp;
-        if (e.contains("paper")) pp << std::fixed << std::setprecision(1) << e["paper"].get<double>();
-        std::cout << std::setw(20) << ex::mean_std_text(e) << std::setw(8) << (pp.str().empty() ? "-" : pp.str());
-      }
-      if (row.contains("difference")) {
-        std::ostringstream d;
-        d << std::fixed << std::showpos << std::setprecision(1) << row["difference"].get<double>() << std::noshowpos;
-        const bool sides = row.contains("baseline") && row.contains("treatment");  // a metric's own sides
-        auto side = [&](const char* k, const std::string& arm) {
-          if (sides && row[k]["arm"] == "bound") return row[k]["label"].get<std::string>();  // a claim's fixed number
-          return sides ? row[k]["arm"].get<std::string>() + (row[k]["path"] == row["path"] ? std::string()
-                                                                                          : "@" + row[k]["path"].get<std::string>())
-                       : arm;
-        };
-        std::cout << "  " << side("treatment", rr.treatment) << " - " << side("baseline", rr.baseline) << " " << d.str()
-                  << " (Welch " << ex::p_value_text(row) << ")";
-        if (row.contains("verdict")) std::cout << " " << row["verdict"].get<std::string>();
-      }
-      std::cout << "\n";
-    }
-  }
+  std::cout << ex::summary_table_text(summary, rr);
   std::cout << "wrote " << (fs::path(q.out) / "summary.json").string() << "\n";
 }
 

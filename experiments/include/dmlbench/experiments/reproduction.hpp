@@ -3,11 +3,14 @@
 // (Welch's t, alpha 0.05) that gives each claim its verdict. Torch-free: the report builder reads the same file.
 #pragma once
 
+#include "dmlbench/experiments/run_config.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <optional>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -68,6 +71,10 @@ double metric_at(const nlohmann::ordered_json& metrics, const std::string& dotte
 // Reads and checks a reproduction file (unknown keys, missing arms, a comparison naming no arm: one error naming the
 // key). Relative config paths resolve against `repo_root`.
 Reproduction read_reproduction(const std::string& path, const std::string& repo_root);
+// The same from the file's JSON (a sweep keeps its reproduction's text, so that its summary never depends on a later
+// edit of the file); `path` names it in errors.
+Reproduction parse_reproduction(const nlohmann::ordered_json& source, const std::string& path,
+                                const std::string& repo_root);
 
 // Welch's unequal-variance t-test of mean(a) - mean(b): t, degrees of freedom, two-sided p. p is NaN when either
 // sample has fewer than two values or both have no spread.
@@ -93,5 +100,48 @@ nlohmann::ordered_json summarize_variant(const Reproduction& r, const Reproducti
 std::string mean_std_text(const nlohmann::ordered_json& arm_entry, int precision = 1);
 // "p = 0.023", or "n/a (1 seed)" / "n/a (no spread)"
 std::string p_value_text(const nlohmann::ordered_json& row);
+
+// The variants to run: those named (all when `names` is empty; one unnamed variant, the config as it is, when the file
+// has none). Throws config_error for a name that is no variant of the file.
+std::vector<ReproductionVariant> selected_variants(const Reproduction& r, const std::vector<std::string>& names);
+// The reproduction restricted to the named arms (all when empty; no comparison when fewer than two remain). Throws
+// config_error when the names match no arm.
+Reproduction with_arms(const Reproduction& r, const std::vector<std::string>& names);
+
+// One training run of a reproduction: its variant, arm and folder (<out>/[<variant>/]<arm>/seed<k>), the overrides of
+// the reproduction's config that make it, its resolved config, and the run whose final weights start it (an arm's
+// init_from: the same variant and seed of that arm), or -1.
+struct ReproductionRun {
+  std::string variant, arm, dir;
+  std::vector<std::string> set;
+  RunConfig config;
+  long depends = -1;
+};
+// Every (variant, arm, seed) in that order, each config resolved before anything runs (a bad key: config_error).
+// Overrides apply in the order reproduction, profile, variant, arm, `set`, then seed=k.
+std::vector<ReproductionRun> plan_reproduction_runs(const Reproduction& r, const ReproductionProfile& profile,
+                                                    const std::vector<ReproductionVariant>& variants,
+                                                    const std::vector<ReproductionArm>& arms,
+                                                    const std::vector<std::uint64_t>& seeds,
+                                                    const std::vector<std::string>& set, const std::string& out,
+                                                    const std::string& repo_root);
+
+// summary.json of `reproduce` (and `sweep collect`): the config that made it, then one summarize_variant per variant.
+// runs[variant][arm] = the finished runs' metrics.json, in seed order.
+nlohmann::ordered_json reproduction_summary(
+    const Reproduction& r, const std::vector<ReproductionVariant>& variants, const std::string& profile, int seeds,
+    const std::vector<std::string>& set, const nlohmann::ordered_json& base_config, const std::string& git_revision,
+    const std::map<std::string, std::map<std::string, std::vector<nlohmann::ordered_json>>>& runs);
+
+// The command line's table of a summary: per variant, one line per metric (ours next to the paper's, the difference,
+// Welch's p, the verdict).
+std::string summary_table_text(const nlohmann::ordered_json& summary, const Reproduction& r);
+
+// {"key": value, ...} -> "key=value" overrides (strings as they are, the rest as JSON); `where` names it in errors.
+std::vector<std::string> config_overrides(const nlohmann::ordered_json& j, const std::string& where);
+// Throws config_error naming an unknown key of object j (and the nearest allowed one).
+void check_only_keys(const nlohmann::ordered_json& j, const std::vector<std::string>& allowed, const std::string& where);
+// {"mean", "std", "seeds": values}: mean null without values, std null with fewer than two (mean_std_text prints it).
+nlohmann::ordered_json mean_std_entry(const std::vector<double>& values);
 
 }  // namespace dmlbench::experiments

@@ -1,0 +1,473 @@
+// dmlbench sweep: a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one Slurm job array; its status
+// and its merged summary (issue 16).
+#include "commands.hpp"
+
+#include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/slurm_array_script.hpp"
+#include "dmlbench/experiments/sweep_grid.hpp"
+#include "dmlbench/experiments/sweep_state.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace dmlbench::app {
+
+namespace ex = dmlbench::experiments;
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kRepo = DMLBENCH_SOURCE_DIR;
+
+std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
+
+std::string now_text() {
+  const std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+std::string read_text(const fs::path& f) {
+  std::ifstream in(f);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string seconds_text(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(0) << s << " s";
+  return o.str();
+}
+
+struct SweepRequest {
+  std::string grid, out;
+  std::vector<std::string> set;
+  bool local = false, slurm = false, dry_run = false, wait = false, list = false;
+  int jobs = 1;
+  std::string sbatch = "sbatch";
+  ex::SlurmOptions slurm_options;
+};
+
+// Writes sweep.json, or checks that the folder's is the same sweep (a resubmission): a folder never holds two sweeps,
+// so two tasks never write one point's folder for different grids.
+void adopt_folder(const ex::SweepPlan& plan) {
+  const fs::path f = fs::path(plan.dir) / "sweep.json";
+  json mine = plan.to_json();
+  mine["git_revision"] = DMLBENCH_GIT_REV;
+  if (fs::exists(f)) {
+    json theirs;
+    try {
+      theirs = json::parse(read_text(f));
+    } catch (const json::exception&) {
+      throw std::runtime_error(f.string() + " is not valid JSON: not a sweep folder this command may write into");
+    }
+    if (theirs.value("points", json()) != mine["points"] || theirs.value("config", json()) != mine["config"])
+      throw std::runtime_error(plan.dir + " holds another sweep (" + theirs.value("name", std::string("?")) +
+                               ", other points or overrides): choose another --out, or remove it");
+    return;
+  }
+  if (fs::exists(plan.dir) && !fs::is_empty(plan.dir))
+    throw std::runtime_error(plan.dir + " exists and holds no sweep.json: choose an empty or new --out");
+  ex::write_file_atomically(f.string(), mine.dump(2) + "\n");
+}
+
+// The points that a run or a submission takes: every one not finished and not being run by a task now.
+std::vector<std::size_t> pending_points(const ex::SweepPlan& plan, std::size_t* done_before) {
+  std::vector<std::size_t> out;
+  std::size_t done = 0;
+  for (const auto& p : plan.points) {
+    const auto st = ex::point_status(plan, p, 0).state;
+    if (st == ex::PointState::done) ++done;
+    if (st != ex::PointState::done && st != ex::PointState::running) out.push_back(p.index);
+  }
+  if (done_before) *done_before = done;
+  return out;
+}
+
+int collect(const ex::SweepPlan& plan, const std::string& out_file, bool require_complete) {
+  std::string table;
+  const json summary = ex::collect_sweep(plan, DMLBENCH_GIT_REV, &table);
+  const std::string f = out_file.empty() ? plan.dir + "/summary.json" : out_file;
+  std::cout << table;
+  const bool complete = summary["sweep"]["done"].get<std::size_t>() == plan.points.size();
+  if (require_complete && !complete) {
+    std::cerr << "dmlbench: error: --require-complete: " << plan.points.size() - summary["sweep"]["done"].get<std::size_t>()
+              << " of " << plan.points.size() << " points of " << plan.dir << " have not finished; nothing written\n";
+    return 1;
+  }
+  ex::write_file_atomically(f, summary.dump(2) + "\n");
+  std::cout << "wrote " << f << "\n";
+  return 0;
+}
+
+// Runs the pending points here, `jobs` at a time, each as `dmlbench sweep run-point` (the same as a Slurm task).
+int run_local(const ex::SweepPlan& plan, int jobs) {
+  std::size_t done_before = 0;
+  const auto todo = pending_points(plan, &done_before);
+  const std::size_t n = plan.points.size();
+  std::cerr << "[sweep] " << plan.grid.name << ": " << todo.size() << " of " << n << " points to run, " << jobs
+            << " at a time (" << done_before << " finished before; " << plan.dir << ")" << std::endl;
+  const std::string exe = self_exe();
+  std::vector<int> state(n, 0);  // 0 waiting, 1 running, 2 done, 3 failed or skipped
+  for (const auto& p : plan.points)
+    if (ex::point_status(plan, p, 0).state == ex::PointState::done) state[p.index] = 2;
+  std::map<pid_t, std::size_t> running;
+  std::size_t finished = 0, failed = 0, next = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  // one progress line for the whole grid: rewritten in place on a terminal, a line per finished point in a log
+  const bool tty = ::isatty(STDERR_FILENO) != 0;
+  auto progress = [&]() {
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::cerr << (tty ? "\r\033[K" : "") << "[sweep] " << plan.grid.name << ": " << done_before + finished - failed << "/" << n
+              << " points finished (this run " << finished << "/" << todo.size() << ", " << failed << " failed), "
+              << seconds_text(el);
+    if (finished > 0 && finished < todo.size())
+      std::cerr << ", ETA " << seconds_text(el / double(finished) * double(todo.size() - finished));
+    if (!tty || finished == todo.size()) std::cerr << "\n";
+    std::cerr << std::flush;
+  };
+  std::vector<std::size_t> queue = todo;
+  while (finished < todo.size()) {
+    // start points in order; one that starts from another point's weights waits for it, and is skipped if it failed
+    for (std::size_t q = next; q < queue.size() && int(running.size()) < jobs; ++q) {
+      const std::size_t i = queue[q];
+      if (state[i] != 0) continue;
+      const long dep = plan.points[i].depends;
+      if (dep >= 0 && state[std::size_t(dep)] == 3) {
+        state[i] = 3;
+        ++finished;
+        ++failed;
+        std::cerr << "[sweep] " << plan.points[i].name << " skipped: it starts from " << plan.points[std::size_t(dep)].name
+                  << ", which failed" << std::endl;
+        continue;
+      }
+      if (dep >= 0 && state[std::size_t(dep)] != 2) continue;
+      const std::string log = ex::point_dir(plan, plan.points[i]) + "/" + ex::kSweepLog;
+      fs::create_directories(ex::point_dir(plan, plan.points[i]));
+      running[ex::start_process({exe, "sweep", "run-point", plan.dir, std::to_string(i)}, log, true)] = i;
+      state[i] = 1;
+    }
+    while (next < queue.size() && state[queue[next]] >= 2) ++next;
+    if (running.empty()) break;
+    int status = 0;
+    const pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("waitpid failed while running the sweep");
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const std::size_t i = it->second;
+    running.erase(it);
+    ++finished;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+                    ex::point_status(plan, plan.points[i], 0).state == ex::PointState::done;
+    state[i] = ok ? 2 : 3;
+    if (!ok) {
+      ++failed;
+      const auto st = ex::point_status(plan, plan.points[i]);
+      std::cerr << (tty ? "\r\033[K" : "") << "[sweep] " << plan.points[i].name << " failed (" << st.detail << "); its log ends:\n" << st.log_tail;
+    }
+    progress();
+  }
+  if (done_before + finished - failed == 0) {
+    std::cerr << "dmlbench: error: no point of " << plan.dir << " finished\n";
+    return 1;
+  }
+  const int rc = collect(plan, "", false);
+  return failed > 0 ? 1 : rc;
+}
+
+int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
+  std::size_t done_before = 0;
+  const auto todo = pending_points(plan, &done_before);
+  if (todo.empty()) {
+    std::cout << "nothing to submit: " << done_before << " of " << plan.points.size() << " points of " << plan.dir
+              << " have finished and the others are running\n";
+    return 0;
+  }
+  for (const auto i : todo)
+    if (plan.points[i].depends >= 0)
+      throw std::runtime_error("point " + plan.points[i].name + " starts from point " +
+                               plan.points[std::size_t(plan.points[i].depends)].name +
+                               "'s weights, which one job array cannot order: run that arm first (\"arms\" in the grid, "
+                               "or --local)");
+  const std::string script = ex::slurm_array_script(plan, todo, q.slurm_options, DMLBENCH_GIT_REV);
+  if (q.dry_run) {
+    std::cout << script;
+    std::cerr << "[sweep] --dry-run: " << todo.size() << " of " << plan.points.size()
+              << " points would be submitted; nothing written\n";
+    return 0;
+  }
+  const fs::path sdir = fs::path(plan.dir) / "slurm";
+  fs::create_directories(sdir);
+  int k = 1;
+  while (fs::exists(sdir / ("submit-" + std::to_string(k) + ".sbatch"))) ++k;
+  const fs::path file = sdir / ("submit-" + std::to_string(k) + ".sbatch");
+  ex::write_file_atomically(file.string(), script);
+  fs::permissions(file, fs::perms::owner_exec, fs::perm_options::add);
+  const fs::path log = sdir / ("submit-" + std::to_string(k) + ".log");
+  std::vector<std::string> argv = {q.sbatch, "--parsable"};
+  if (q.wait) argv.push_back("--wait");
+  argv.push_back(file.string());
+  if (argv[0].find('/') == std::string::npos) {  // find sbatch on PATH (posix_spawn takes a path)
+    std::string found;
+    std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "");
+    for (std::string d; std::getline(path, d, ':');)
+      if (!d.empty() && ::access((fs::path(d) / argv[0]).c_str(), X_OK) == 0) {
+        found = (fs::path(d) / argv[0]).string();
+        break;
+      }
+    if (found.empty())
+      throw std::runtime_error(argv[0] + " is not on PATH: is this a Slurm login node? (--slurm --dry-run prints the "
+                               "script; --sbatch PATH names the command)");
+    argv[0] = found;
+  }
+  std::cerr << "[sweep] submitting " << todo.size() << " of " << plan.points.size() << " points: " << file.string()
+            << (q.wait ? " (sbatch --wait: until the array ends)" : "") << std::endl;
+  const pid_t pid = ex::start_process(argv, log.string(), false);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string out = read_text(log);
+  std::string job = out.substr(0, out.find_first_of(";\n"));
+  json subs = json::array();
+  if (fs::exists(sdir / "submissions.json")) subs = json::parse(read_text(sdir / "submissions.json"));
+  subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", now_text()},
+                  {"sbatch", ex::exit_description(status)}});
+  ex::write_file_atomically((sdir / "submissions.json").string(), subs.dump(2) + "\n");
+  if (!q.wait && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+    throw std::runtime_error("sbatch " + file.string() + " failed (" + ex::exit_description(status) + "):\n" +
+                             ex::file_tail(log.string(), 15));
+  std::cout << "submitted Slurm job " << job << ": " << todo.size() << " array tasks (" << file.string() << ")\n";
+  if (!q.wait) {
+    std::cout << "follow it with: dmlbench sweep status " << plan.dir << "; merge with: dmlbench sweep collect "
+              << plan.dir << "\n";
+    return 0;
+  }
+  // sbatch --wait returns when every task has ended (non-zero when one failed): then merge what finished
+  return collect(plan, "", false) != 0 || !(WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 1 : 0;
+}
+
+int print_status(const ex::SweepPlan& plan) {
+  std::map<std::string, int> counts;
+  std::ostringstream details;
+  for (const auto& p : plan.points) {
+    const auto st = ex::point_status(plan, p);
+    ++counts[ex::state_name(st.state)];
+    std::cout << std::left << std::setw(12) << ex::state_name(st.state) << p.name
+              << (st.detail.empty() ? "" : "  (" + st.detail + ")") << "\n";
+    if (!st.log_tail.empty()) std::cout << st.log_tail;
+  }
+  std::cout << plan.grid.name << ": " << plan.points.size() << " points";
+  for (const char* s : {"done", "failed", "running", "interrupted", "missing"})
+    if (counts[s]) std::cout << ", " << counts[s] << " " << s;
+  std::cout << "\n";
+  const fs::path subs = fs::path(plan.dir) / "slurm" / "submissions.json";
+  if (fs::exists(subs))
+    for (const auto& s : json::parse(read_text(subs)))
+      std::cout << "Slurm job " << s.value("job", std::string()) << ": " << s["points"].size() << " points, submitted "
+                << s.value("submitted", std::string()) << "\n";
+  return 0;
+}
+
+volatile std::sig_atomic_t g_signal = 0;
+void remember_signal(int s) { g_signal = s; }
+
+// One point: what a Slurm array task (and the local runner) runs. A point being run elsewhere or already finished is
+// left alone; otherwise its command runs with its output appended to the point's log, and its exit status is kept.
+int run_point(const std::string& dir, long index) {
+  const auto plan = ex::read_sweep_plan(dir, kRepo);
+  if (index < 0 || std::size_t(index) >= plan.points.size())
+    throw std::invalid_argument("point " + std::to_string(index) + ": " + dir + " has points 0-" +
+                                std::to_string(plan.points.size() - 1));
+  const auto& p = plan.points[std::size_t(index)];
+  const fs::path pdir = ex::point_dir(plan, p);
+  fs::create_directories(pdir);
+  // the lock stays with the command (inherited), so a point whose runner was killed still shows as running
+  const int fd = ::open((pdir / ex::kSweepLock).c_str(), O_RDWR | O_CREAT, 0644);
+  if (fd < 0) throw std::runtime_error("cannot open " + (pdir / ex::kSweepLock).string());
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    std::cout << "[sweep] point " << p.name << " is being run by another task; this one leaves it\n";
+    return 0;
+  }
+  if (fs::is_regular_file(pdir / p.result)) {
+    std::cout << "[sweep] point " << p.name << " has finished already (" << p.result << ")\n";
+    return 0;
+  }
+  if (p.depends >= 0) {
+    const auto& d = plan.points[std::size_t(p.depends)];
+    if (!fs::is_regular_file(fs::path(ex::point_dir(plan, d)) / d.result))
+      throw std::runtime_error("point " + p.name + " starts from point " + d.name + "'s weights, which has not finished");
+  }
+  fs::remove(pdir / ex::kSweepStatus);
+  const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
+  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
+  char host[256] = {0};
+  ::gethostname(host, sizeof host - 1);
+  const std::string log = (pdir / ex::kSweepLog).string();
+  {
+    std::ofstream l(log, std::ios::app);
+    l << "=== dmlbench sweep run-point " << index << " (" << p.name << ") on " << host << " at " << now_text()
+      << (job ? std::string(", Slurm job ") + job + "_" + (task ? task : "") : std::string()) << "\n";
+  }
+  std::vector<std::string> argv = {self_exe()};
+  argv.insert(argv.end(), p.args.begin(), p.args.end());
+  struct sigaction sa {};
+  sa.sa_handler = remember_signal;
+  sigaction(SIGTERM, &sa, nullptr);  // Slurm's time limit / scancel: wait for the command, then record its status
+  sigaction(SIGINT, &sa, nullptr);
+  const std::string started = now_text();
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = ex::start_process(argv, log, true);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed for point " + p.name);
+    if (g_signal) ::kill(pid, g_signal);  // pass it on (the command saves nothing partial: it checkpoints per epoch)
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::string desc = ex::exit_description(status);
+  if (desc.empty() && !fs::is_regular_file(pdir / p.result)) desc = "exited 0 without writing " + p.result;
+  json st = {{"point", p.name},        {"index", index},         {"description", desc},
+             {"ok", desc.empty()},     {"seconds", secs},        {"host", host},
+             {"started", started},     {"finished", now_text()}, {"slurm_job", job ? json(job) : json(nullptr)},
+             {"slurm_task", task ? json(task) : json(nullptr)}};
+  ex::write_file_atomically((pdir / ex::kSweepStatus).string(), st.dump(2) + "\n");
+  std::cout << "[sweep] point " << p.name << (desc.empty() ? " finished" : " failed: " + desc) << " ("
+            << seconds_text(secs) << ")\n";
+  return desc.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+void add_sweep_commands(CLI::App& app, int& exit_code) {
+  auto* sw = app.add_subcommand("sweep", "a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one "
+                                         "Slurm job array; `sweep status|collect DIR` after");
+  sw->require_subcommand(0, 1);
+  auto q = std::make_shared<SweepRequest>();
+  sw->add_option("--grid", q->grid, "the grid file: a base run plus axes (experiments/sweeps/)");
+  sw->add_option("--out", q->out, "the sweep folder (default: out/sweeps/<grid name> in the repository)");
+  sw->add_option("--set", q->set, "key=value overrides of every point (config keys for train, options for sim "
+                                  "collapse), after the grid's");
+  sw->add_flag("--list", q->list, "print the points (name, arm, command) and exit");
+  sw->add_flag("--local", q->local, "run the unfinished points on this machine");
+  sw->add_option("--jobs", q->jobs, "--local: points at a time, each its own process")->capture_default_str();
+  sw->add_flag("--slurm", q->slurm, "submit the unfinished points as one sbatch --array job");
+  sw->add_flag("--dry-run", q->dry_run, "--slurm: print the job script, submit and write nothing");
+  sw->add_flag("--wait", q->wait, "--slurm: return when the array has ended (sbatch --wait), then collect");
+  sw->add_option("--partition", q->slurm_options.partition, "--slurm: #SBATCH --partition");
+  sw->add_option("--time", q->slurm_options.time, "--slurm: each task's time limit (#SBATCH --time, e.g. 2:00:00)");
+  sw->add_option("--cpus-per-task", q->slurm_options.cpus_per_task, "--slurm: #SBATCH --cpus-per-task")
+      ->capture_default_str();
+  sw->add_option("--mem", q->slurm_options.mem, "--slurm: #SBATCH --mem (e.g. 8G)");
+  sw->add_option("--gres", q->slurm_options.gres, "--slurm: #SBATCH --gres (e.g. gpu:1)");
+  sw->add_option("--account", q->slurm_options.account, "--slurm: #SBATCH --account");
+  sw->add_option("--qos", q->slurm_options.qos, "--slurm: #SBATCH --qos");
+  sw->add_option("--max-running", q->slurm_options.max_running, "--slurm: at most this many tasks at once (--array %N)");
+  sw->add_option("--sbatch-option", q->slurm_options.extra, "--slurm: further #SBATCH lines (e.g. --constraint=a100)");
+  sw->add_option("--sbatch", q->sbatch, "--slurm: the sbatch command")->capture_default_str();
+  sw->add_option("--dmlbench", q->slurm_options.dmlbench, "--slurm: the dmlbench the tasks run (default: this one)");
+
+  auto* st = sw->add_subcommand("status", "which points are done, failed (with their log tail), running or missing");
+  auto st_dir = std::make_shared<std::string>();
+  st->add_option("dir", *st_dir, "the sweep folder")->required();
+  st->callback([st_dir, &exit_code] { exit_code = print_status(ex::read_sweep_plan(*st_dir, kRepo)); });
+
+  auto* co = sw->add_subcommand("collect", "merge the finished points into summary.json (mean +- std per arm, the "
+                                           "reproduction's verdicts); failed points are listed with their log tail");
+  struct CollectArgs {
+    std::string dir, out;
+    bool require_complete = false;
+  };
+  auto ca = std::make_shared<CollectArgs>();
+  co->add_option("dir", ca->dir, "the sweep folder")->required();
+  co->add_option("--out", ca->out, "the summary file (default: <dir>/summary.json)");
+  co->add_flag("--require-complete", ca->require_complete, "fail, writing nothing, unless every point has finished");
+  co->callback([ca, &exit_code] {
+    exit_code = collect(ex::read_sweep_plan(ca->dir, kRepo), ca->out.empty() ? "" : fs::absolute(ca->out).string(),
+                        ca->require_complete);
+  });
+
+  auto* rp = sw->add_subcommand("run-point", "run one point of a sweep folder (what each Slurm array task runs)");
+  auto rp_dir = std::make_shared<std::string>();
+  auto rp_index = std::make_shared<long>(-1);
+  rp->add_option("dir", *rp_dir, "the sweep folder")->required();
+  rp->add_option("index", *rp_index, "the point's index in sweep.json")->required();
+  rp->callback([rp_dir, rp_index, &exit_code] { exit_code = run_point(*rp_dir, *rp_index); });
+
+  sw->callback([sw, q, &exit_code] {
+    if (!sw->get_subcommands().empty()) return;  // status, collect or run-point ran
+    if (q->grid.empty()) throw std::invalid_argument("sweep: --grid FILE is required (or sweep status|collect DIR)");
+    if (int(q->local) + int(q->slurm) + int(q->list) != 1)
+      throw std::invalid_argument("sweep: give exactly one of --local, --slurm and --list");
+    if (q->jobs < 1) throw std::invalid_argument("--jobs must be >= 1, got " + std::to_string(q->jobs));
+    if (q->slurm_options.cpus_per_task < 1) throw std::invalid_argument("--cpus-per-task must be >= 1");
+    if (q->slurm_options.max_running < 0) throw std::invalid_argument("--max-running must be >= 0");
+    if ((q->dry_run || q->wait) && !q->slurm) throw std::invalid_argument("--dry-run and --wait go with --slurm");
+    const auto grid = ex::read_sweep_grid(fs::absolute(q->grid).string(), kRepo);
+    const std::string out = q->out.empty() ? kRepo + "/out/sweeps/" + grid.name : fs::absolute(q->out).string();
+    const auto plan = ex::expand_sweep(grid, out, q->set, kRepo, check_collapse_options);
+    if (q->list) {
+      for (const auto& p : plan.points) {
+        std::cout << std::left << std::setw(5) << p.index << std::setw(40) << p.name << " dmlbench";
+        for (const auto& a : p.args) std::cout << ' ' << a;
+        std::cout << "\n";
+      }
+      std::cout << plan.points.size() << " points\n";
+      return;
+    }
+    if (grid.command == "train" && !q->dry_run)
+      for (const auto& p : plan.points) {
+        const std::string d = p.config["dataset"]["data_dir"].get<std::string>();
+        if (!fs::is_directory(d))
+          throw ex::config_error("point " + p.name + ": dataset.data_dir " + d + " is not a folder (scripts/fetch_data.sh "
+                                 "fetches the bundled MNIST digits, `dmlbench data make-glyphs` renders the glyph proxy)");
+      }
+    if (q->slurm && q->dry_run) {
+      auto o = q->slurm_options;
+      if (o.dmlbench.empty()) o.dmlbench = self_exe();
+      auto r = *q;
+      r.slurm_options = o;
+      exit_code = submit_slurm(plan, r);
+      return;
+    }
+    adopt_folder(plan);
+    for (const auto& p : plan.points)  // each train point's resolved config, read by its `train --config`
+      if (!p.config.is_null() && ex::point_status(plan, p, 0).state != ex::PointState::done) {
+        const fs::path f = fs::path(ex::point_dir(plan, p)) / "run_config.json";
+        const std::string text = p.config.dump(2) + "\n";
+        if (!fs::exists(f) || read_text(f) != text) ex::write_file_atomically(f.string(), text);
+      }
+    if (q->local) {
+      exit_code = run_local(plan, q->jobs);
+      return;
+    }
+    auto r = *q;
+    if (r.slurm_options.dmlbench.empty()) r.slurm_options.dmlbench = self_exe();
+    exit_code = submit_slurm(plan, r);
+  });
+}
+
+}  // namespace dmlbench::app
