@@ -64,7 +64,7 @@ std::string seconds_text(double s) {
 struct SweepRequest {
   std::string grid, out;
   std::vector<std::string> set;
-  bool local = false, slurm = false, dry_run = false, wait = false, list = false;
+  bool local = false, slurm = false, dry_run = false, wait = false, list = false, prepare = false;
   int jobs = 1;
   std::string sbatch = "sbatch";
   ex::SlurmOptions slurm_options;
@@ -192,6 +192,9 @@ int run_local(const ex::SweepPlan& plan, int jobs) {
     }
     progress();
   }
+  if (finished < todo.size())
+    std::cerr << "[sweep] " << todo.size() - finished << " points wait for points another task is running; run the "
+              << "sweep again once it has finished" << std::endl;
   if (done_before + finished - failed == 0) {
     std::cerr << "dmlbench: error: no point of " << plan.dir << " finished\n";
     return 1;
@@ -253,6 +256,10 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
   }
   std::string out = read_text(log);
   std::string job = out.substr(0, out.find_first_of(";\n"));
+  if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos)  // --parsable prints the job id first
+    throw std::runtime_error("sbatch " + file.string() + " submitted nothing (" +
+                             (ex::exit_description(status).empty() ? "exit status 0" : ex::exit_description(status)) +
+                             "); it said:\n" + ex::file_tail(log.string(), 15));
   json subs = json::array();
   if (fs::exists(sdir / "submissions.json")) subs = json::parse(read_text(sdir / "submissions.json"));
   subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", now_text()},
@@ -372,6 +379,8 @@ void add_sweep_commands(CLI::App& app, int& exit_code) {
   sw->add_option("--set", q->set, "key=value overrides of every point (config keys for train, options for sim "
                                   "collapse), after the grid's");
   sw->add_flag("--list", q->list, "print the points (name, arm, command) and exit");
+  sw->add_flag("--prepare", q->prepare, "write the sweep folder (sweep.json, each training point's run_config.json) "
+                                       "and exit: for running the points by other means (`sweep run-point DIR k`)");
   sw->add_flag("--local", q->local, "run the unfinished points on this machine");
   sw->add_option("--jobs", q->jobs, "--local: points at a time, each its own process")->capture_default_str();
   sw->add_flag("--slurm", q->slurm, "submit the unfinished points as one sbatch --array job");
@@ -420,8 +429,8 @@ void add_sweep_commands(CLI::App& app, int& exit_code) {
   sw->callback([sw, q, &exit_code] {
     if (!sw->get_subcommands().empty()) return;  // status, collect or run-point ran
     if (q->grid.empty()) throw std::invalid_argument("sweep: --grid FILE is required (or sweep status|collect DIR)");
-    if (int(q->local) + int(q->slurm) + int(q->list) != 1)
-      throw std::invalid_argument("sweep: give exactly one of --local, --slurm and --list");
+    if (int(q->local) + int(q->slurm) + int(q->list) + int(q->prepare) != 1)
+      throw std::invalid_argument("sweep: give exactly one of --local, --slurm, --list and --prepare");
     if (q->jobs < 1) throw std::invalid_argument("--jobs must be >= 1, got " + std::to_string(q->jobs));
     if (q->slurm_options.cpus_per_task < 1) throw std::invalid_argument("--cpus-per-task must be >= 1");
     if (q->slurm_options.max_running < 0) throw std::invalid_argument("--max-running must be >= 0");
@@ -460,6 +469,11 @@ void add_sweep_commands(CLI::App& app, int& exit_code) {
         const std::string text = p.config.dump(2) + "\n";
         if (!fs::exists(f) || read_text(f) != text) ex::write_file_atomically(f.string(), text);
       }
+    if (q->prepare) {
+      std::cout << "wrote " << plan.dir << "/sweep.json: " << plan.points.size()
+                << " points; each runs with `dmlbench sweep run-point " << plan.dir << " <index>`\n";
+      return;
+    }
     if (q->local) {
       exit_code = run_local(plan, q->jobs);
       return;

@@ -58,6 +58,7 @@ std::string slurm_array_script(const SweepPlan& plan, const std::vector<std::siz
   if (!opt.qos.empty()) o << "#SBATCH --qos=" << plain("--qos", opt.qos) << "\n";
   for (const auto& e : opt.extra) o << "#SBATCH " << plain("--sbatch-option", e) << "\n";
   o << "set -eu\n"
+    << "export OMP_NUM_THREADS=\"${SLURM_CPUS_PER_TASK:-1}\"  # LibTorch's (and OpenBLAS's) threads: the task's CPUs\n"
     << "exec " << exe << " sweep run-point " << dir << " \"$SLURM_ARRAY_TASK_ID\"\n";
   return o.str();
 }
