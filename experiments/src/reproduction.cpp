@@ -465,13 +465,16 @@ json reproduction_summary(const Reproduction& r, const std::vector<ReproductionV
 
 std::string summary_table_text(const json& summary, const Reproduction& r) {
   std::ostringstream out;
+  std::size_t width = 22;  // the metric column: as wide as the longest label and two spaces
+  for (const auto& v : summary["variants"])
+    for (const auto& row : v["rows"]) width = std::max(width, row["metric"].get<std::string>().size() + 2);
   for (const auto& v : summary["variants"]) {
     if (!v["name"].get<std::string>().empty()) out << "variant " << v["name"].get<std::string>() << "\n";
-    out << std::left << std::setw(22) << "metric";
+    out << std::left << std::setw(int(width)) << "metric";
     for (const auto& a : r.arms) out << std::setw(20) << ("ours " + a.name) << std::setw(8) << "paper";
     out << "\n";
     for (const auto& row : v["rows"]) {
-      out << std::left << std::setw(22) << row["metric"].get<std::string>();
+      out << std::left << std::setw(int(width)) << row["metric"].get<std::string>();
       for (const auto& a : r.arms) {
         const auto& e = row["arms"][a.name];
         std::ostringstream pp;
