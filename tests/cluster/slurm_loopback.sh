@@ -29,7 +29,7 @@ stop() {
 
 skip() {
   echo "SKIPPED: the Slurm cluster on loopback cannot start here: $1"
-  for l in "$dir"/log/*.log; do [ -f "$l" ] && { echo "--- $l"; tail -n 15 "$l"; }; done
+  for l in "$dir"/log/*.log "$dir"/log/*.stderr; do [ -f "$l" ] && { echo "--- $l"; tail -n 15 "$l"; }; done
   stop >/dev/null
   exit 77
 }
@@ -97,8 +97,10 @@ NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF=$dir/slurm.conf
-slurmctld -i || skip "slurmctld did not start"
-slurmd -N localhost || skip "slurmd did not start"
+slurmctld -i 2> "$dir/log/slurmctld.stderr" || skip "slurmctld did not start"
+# slurmd 22.05 needs a cgroup filesystem at /sys/fs/cgroup even with proctrack/linuxproc and task/none (a container or
+# a chroot without it mounted cannot run it: skipped, with the reason it printed)
+slurmd -N localhost 2> "$dir/log/slurmd.stderr" || skip "slurmd did not start: $(tail -n 3 "$dir/log/slurmd.stderr" | tr '\n' ' ')"
 for _ in $(seq 60); do
   if sinfo -h -o %t 2>/dev/null | grep -qx idle; then
     echo "Slurm on loopback is up: slurmctld pid $(cat "$dir/slurmctld.pid"), slurmd pid $(cat "$dir/slurmd.pid"), munged pid $(cat "$dir/munge/munged.pid"), ports $ctld_port/$d_port"

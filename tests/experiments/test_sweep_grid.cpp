@@ -126,7 +126,7 @@ TEST_CASE("a sim grid's bad keys, types and values are one error naming them, be
                     Contains("no option \"nose\""));
 }
 
-TEST_CASE("a train grid resolves each point's config through the schema; a bad key fails naming the point",
+TEST_CASE("a train grid resolves each point's config through the schema, and a bad key fails naming the point",
           "[experiments][sweep]") {
   const auto g = grid_of(R"({"name": "t", "command": "train", "config": "experiments/configs/lcc-mnist-evenodd.json",
     "set": {"schedule.epochs": 2}, "axes": {"loss.margin": [0.1, 0.4], "eval.ks": [[1, 2]]}, "seeds": 2,
