@@ -96,6 +96,11 @@ ReturnToService=2
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 CONF
+# cgroup v2 (Debian 12's default): slurmd makes its own scope instead of asking systemd over dbus for one
+cat > "$dir/cgroup.conf" <<CONF
+CgroupPlugin=autodetect
+IgnoreSystemd=yes
+CONF
 export SLURM_CONF=$dir/slurm.conf
 slurmctld -i 2> "$dir/log/slurmctld.stderr" || skip "slurmctld did not start"
 # slurmd 22.05 needs a cgroup filesystem at /sys/fs/cgroup even with proctrack/linuxproc and task/none (a container or
