@@ -13,6 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from dmlbench_cli import runner  # noqa: E402
+
 exe, grid, work = sys.argv[1], sys.argv[2], Path(sys.argv[3])
 here = Path(__file__).resolve().parent
 cluster, sweep = work / "cluster", work / "sweep"
@@ -28,11 +31,7 @@ if start.returncode != 0:
 env = dict(os.environ, SLURM_CONF=str(cluster / "slurm.conf"), PATH=os.environ.get("PATH", "") + ":/usr/sbin")
 
 
-def run(*args, expect=0):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, env=env, timeout=240)
-    print(f"$ dmlbench {' '.join(args)}\n{p.stdout}{p.stderr}")
-    assert p.returncode == expect, f"exit status {p.returncode}, expected {expect}"
-    return p.stdout + p.stderr
+run = runner(exe, env=env, timeout=240)
 
 
 def check_merge(summary, points):

@@ -13,16 +13,15 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from dmlbench_cli import runner  # noqa: E402
+
 exe, sim_grid, data, work = sys.argv[1], sys.argv[2], sys.argv[3], Path(sys.argv[4])
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
 
 
-def run(*args, expect=0):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
-    print(f"$ dmlbench {' '.join(args)}\n{p.stdout}{p.stderr}")
-    assert p.returncode == expect, f"exit status {p.returncode}, expected {expect}"
-    return p.stdout + p.stderr
+run = runner(exe, timeout=600)
 
 
 # 1. the sim grid, 2 at a time

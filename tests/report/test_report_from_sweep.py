@@ -5,9 +5,11 @@ profile's runs or runs no reproduction is refused.
 Usage: test_report_from_sweep.py DMLBENCH SOURCE_DIR WORK_DIR"""
 import json
 import shutil
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from dmlbench_cli import runner  # noqa: E402
 
 exe, src, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
 shutil.rmtree(work, ignore_errors=True)
@@ -16,11 +18,7 @@ shutil.copytree(src / "tests/fixtures/report/work", work / "work")
 fx = src / "tests/fixtures/sweep"
 
 
-def run(*args, expect=0):
-    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
-    print(f"$ dmlbench {' '.join(args)}\n{p.stdout}{p.stderr}")
-    assert p.returncode == expect, f"exit status {p.returncode}, expected {expect}"
-    return p.stdout + p.stderr
+run = runner(exe, timeout=600)
 
 
 sweep = work / "sweep"
