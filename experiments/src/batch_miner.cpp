@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/batch_miner.hpp"
 
+#include "dmlbench/experiments/nearest_name.hpp"
+
 #include <algorithm>
 #include <stdexcept>
 #include <vector>
@@ -7,20 +9,13 @@
 namespace dmlbench::experiments {
 
 MinerConfig named_miner(const std::string& n) {
+  const auto names = miner_names();
+  if (std::find(names.begin(), names.end(), n) == names.end())
+    throw std::invalid_argument("unknown miner '" + n + "' (" + joined_names(names) + ")");
+  const auto& spec = miner_spec(n);
   MinerConfig c;
-  if (n == "EPHN") c = {PositiveChoice::easy, NegativeChoice::hard};
-  else if (n == "EPSHN") c = {PositiveChoice::easy, NegativeChoice::semi_hard};
-  else if (n == "HPHN") c = {PositiveChoice::hard, NegativeChoice::hard};
-  else if (n == "EPEN") c = {PositiveChoice::easy, NegativeChoice::easy};
-  else if (n == "trip-sh") c = {PositiveChoice::random, NegativeChoice::semi_hard};
-  else if (n == "eps-trip-sh") c = {PositiveChoice::easy, NegativeChoice::semi_hard};
-  else if (n == "random") c = {PositiveChoice::random, NegativeChoice::random};
-  else if (n == "distance-weighted") c = {PositiveChoice::random, NegativeChoice::distance_weighted};
-  else if (n == "eps-distance-weighted") c = {PositiveChoice::easy, NegativeChoice::distance_weighted};
-  else
-    throw std::invalid_argument("unknown miner '" + n +
-                                "' (EPHN, EPSHN, HPHN, EPEN, trip-sh, eps-trip-sh, random, distance-weighted, "
-                                "eps-distance-weighted)");
+  c.positive = spec.positive;
+  c.negative = spec.negative;
   return c;
 }
 

@@ -1,5 +1,9 @@
 #include "dmlbench/experiments/run_config.hpp"
 
+#include "dmlbench/experiments/batch_sampler_spec.hpp"
+#include "dmlbench/experiments/loss_spec.hpp"
+#include "dmlbench/experiments/miner_spec.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -12,9 +16,7 @@ namespace dmlbench::experiments {
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-namespace {
-
-ConfigKey key(std::string path, std::string type, json def, std::string doc, std::vector<std::string> choices = {}) {
+ConfigKey config_key(std::string path, std::string type, json def, std::string doc, std::vector<std::string> choices) {
   ConfigKey k;
   k.path = std::move(path);
   k.type = std::move(type);
@@ -23,7 +25,8 @@ ConfigKey key(std::string path, std::string type, json def, std::string doc, std
   k.choices = std::move(choices);
   return k;
 }
-ConfigKey ranged(ConfigKey k, double lo, double hi, bool lo_open = false, bool hi_open = false) {
+
+ConfigKey ranged(ConfigKey k, double lo, double hi, bool lo_open, bool hi_open) {
   k.min = lo;
   k.max = hi;
   k.min_exclusive = lo_open;
@@ -31,143 +34,157 @@ ConfigKey ranged(ConfigKey k, double lo, double hi, bool lo_open = false, bool h
   return k;
 }
 
+namespace {
+
 const json kRequired = nullptr;
 
 }  // namespace
 
-const std::vector<ConfigKey>& run_config_schema() {
-  static const std::vector<ConfigKey> s = {
-      key("name", "string", "", "the run family, named for the paper experiment it reproduces"),
-      key("paper", "string", "", "the paper section, table or figure the run reproduces"),
-      ranged(key("seed", "integer", 1, "seeds the model's initialisation, the split, the sampler and the miner"), 0,
+namespace {
+
+// "name (doc) | name (doc) ..." of registered specs, for a key's documentation.
+template <class Specs>
+std::string docs_of(const Specs& specs) {
+  std::string out;
+  for (const auto& s : specs) out += (out.empty() ? "" : " | ") + s.name + " (" + s.doc + ")";
+  return out;
+}
+
+std::vector<ConfigKey> run_and_model_keys() {
+  return {
+      config_key("name", "string", "", "the run family, named for the paper experiment it reproduces"),
+      config_key("paper", "string", "", "the paper section, table or figure the run reproduces"),
+      ranged(config_key("seed", "integer", 1, "seeds the model's initialisation, the split, the sampler and the miner"), 0,
              9.007199254740992e15),
-      key("device", "string", "auto", "auto (CUDA when present) | cpu | cuda", {"auto", "cpu", "cuda"}),
-      key("dataset.name", "string", kRequired,
+      config_key("device", "string", "auto", "auto (CUDA when present) | cpu | cuda", {"auto", "cpu", "cuda"}),
+      config_key("dataset.name", "string", kRequired,
           "mnist-evenodd ([LCC] Sec 5.1) | mnist | fashion-mnist (idx, classes 0-4 train, 5-9 test) | omniglot | "
           "cub200 | cars196 | sop | inshop | folder (the official layouts)",
           {"mnist-evenodd", "mnist", "fashion-mnist", "omniglot", "cub200", "cars196", "sop", "inshop", "folder"}),
-      key("dataset.data_dir", "string", kRequired, "the dataset's folder in its official layout (relative: to the "
+      config_key("dataset.data_dir", "string", kRequired, "the dataset's folder in its official layout (relative: to the "
                                                    "repository)"),
-      key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default, e.g. "
+      config_key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default, e.g. "
                                                "parity for mnist-evenodd, alphabet for omniglot)"),
-      ranged(key("dataset.holdout", "number", 0.2, "fraction of each training class held out for evaluation on "
+      ranged(config_key("dataset.holdout", "number", 0.2, "fraction of each training class held out for evaluation on "
                                                    "train classes"), 0, 1, true, true),
-      ranged(key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
+      ranged(config_key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
                                                      "(0: the native size, Omniglot only)"), 0, 4096),
-      ranged(key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
-      key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | center-crop | "
+      ranged(config_key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
+      config_key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | center-crop | "
                                                    "pad-crop-flip, [XHN] Sec 6 | resize-normalize) or a JSON list of transforms (empty: resize)"),
-      key("dataset.transform_eval", "string", "", "file-backed datasets: as transform_train (empty: resize)"),
-      ranged(key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
+      config_key("dataset.transform_eval", "string", "", "file-backed datasets: as transform_train (empty: resize)"),
+      ranged(config_key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),
-      ranged(key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
-      key("model.name", "string", kRequired,
+      ranged(config_key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
+      config_key("model.name", "string", kRequired,
           "lcc-mnist ([LCC] App. C) | small-conv | resnet18 | resnet50 (torchvision layout)",
           {"lcc-mnist", "small-conv", "resnet18", "resnet50"}),
-      ranged(key("model.embedding_dim", "integer", 128, "embedding size"), 1, 65536),
-      key("model.normalize", "boolean", false, "L2-normalise the embedding"),
-      key("model.kernels", "string", "fused", "lcc-mnist: fused CPU kernels or the stock torch::nn modules",
+      ranged(config_key("model.embedding_dim", "integer", 128, "embedding size"), 1, 65536),
+      config_key("model.normalize", "boolean", false, "L2-normalise the embedding"),
+      config_key("model.kernels", "string", "fused", "lcc-mnist: fused CPU kernels or the stock torch::nn modules",
           {"fused", "stock"}),
-      key("model.pretrained", "string", "", "weights written by scripts/export_torchvision_weights.py (empty: "
+      config_key("model.pretrained", "string", "", "weights written by scripts/export_torchvision_weights.py (empty: "
                                             "random initialisation)"),
-      key("model.freeze_bn", "boolean", false, "keep batch-norm statistics frozen (eval mode) while training"),
-      key("model.init_run", "string", "", "a finished run's folder (same model keys) whose final weights start this run, "
+      config_key("model.freeze_bn", "boolean", false, "keep batch-norm statistics frozen (eval mode) while training"),
+      config_key("model.init_run", "string", "", "a finished run's folder (same model keys) whose final weights start this run, "
                                           "e.g. [XHN] Sec 6.1's later phase (empty: model.pretrained or random)"),
-      key("loss.name", "string", "triplet",
-          "triplet | nca ([XHN eq 1]) | l2nd ([XHN eq 16]) | margin ([LCC] Sec 3, learnable beta) | contrastive | ms | "
-          "htl ([HTL] Sec 3.3: all triplets of the batch, the class tree's dynamic violate margin)",
-          {"triplet", "nca", "l2nd", "margin", "contrastive", "ms", "htl"}),
-      ranged(key("loss.margin", "number", 0.2, "triplet margin, margin-loss alpha, contrastive alpha"), 0, 1e6, true),
-      key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine (htl: euclidean "
+  };
+}
+
+// loss.name, the keys several losses share, every registered loss's own keys, and the trimmed reducer.
+std::vector<ConfigKey> loss_keys() {
+  std::vector<ConfigKey> k = {
+      config_key("loss.name", "string", "triplet", "the training loss: " + docs_of(loss_specs()), loss_names()),
+      ranged(config_key("loss.margin", "number", 0.2, "the margin of the losses that have one (triplet margin, margin-loss "
+                                               "alpha, contrastive alpha, htl's margin until its first tree)"),
+             0, 1e6, true),
+      config_key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine (htl: euclidean "
                                                 "as [HTL] prints it, or squared)",
           {"squared", "euclidean", "cosine"}),
-      ranged(key("loss.scale", "number", 1.0, "nca: the similarity scale s"), 0, 1e6, true),
-      ranged(key("loss.beta0", "number", 1.2, "margin loss: initial beta"), -1e6, 1e6),
-      ranged(key("loss.beta_lr", "number", 0.0, "margin loss: learning rate of beta (0: the optimizer's)"), 0, 1e6),
-      ranged(key("loss.ms_alpha", "number", 2.0, "multi-similarity alpha"), 0, 1e6, true),
-      ranged(key("loss.ms_beta", "number", 50.0, "multi-similarity beta"), 0, 1e6, true),
-      ranged(key("loss.ms_lambda", "number", 1.0, "multi-similarity lambda"), -1, 1),
-      ranged(key("loss.ms_epsilon", "number", 0.1, "multi-similarity mining epsilon"), 0, 2),
-      key("loss.ms_positives", "string", "mined", "ms: the positives of the positive term: mined (Wang et al. eq 11) | "
-                                                   "easiest (each anchor's most similar positive, [LCC] EPS + MS)",
-          {"mined", "easiest"}),
-      ranged(key("loss.trim", "number", 0.0, "triplet, nca, l2nd: the fraction of each batch's triplets with the "
-                                             "highest loss left out of the gradient ([LCC] Sec 5.2.5 trimmed loss)"),
-             0, 1, false, true),
-      ranged(key("loss.htl_beta", "number", 0.1, "htl: beta of the dynamic violate margin ([HTL]: 0.1)"), 0, 4),
-      ranged(key("loss.htl_levels", "integer", 15, "htl: tree levels above the leaves ([HTL]: 16 with the leaves)"), 1,
-             1000),
-      key("loss.htl_linkage", "string", "average", "htl: how merged nodes' distance is taken (the slides do not say): "
-                                                   "single | average | complete",
-          {"single", "average", "complete"}),
-      ranged(key("loss.htl_update_epochs", "integer", 1, "htl: rebuild the class tree from the training set every this "
-                                                         "many epochs ([HTL] Algorithm 1: 1); until the first tree, the "
-                                                         "margin is loss.margin and batches are class-balanced; 0: never "
-                                                         "(the triplet loss over all triplets, an ablation)"),
-             0, 1e6),
-      key("miner.name", "string", "EPHN",
-          "EPHN | EPSHN | HPHN | EPEN ([XHN]) | trip-sh | eps-trip-sh ([LCC]) | random | distance-weighted | "
-          "eps-distance-weighted ([LCC] EPS + Dist-Margin)",
-          {"EPHN", "EPSHN", "HPHN", "EPEN", "trip-sh", "eps-trip-sh", "random", "distance-weighted",
-           "eps-distance-weighted"}),
-      key("miner.similarity", "string", "auto",
+  };
+  for (const auto& spec : loss_specs()) k.insert(k.end(), spec.settings.begin(), spec.settings.end());
+  k.push_back(ranged(config_key("loss.trim", "number", 0.0, "the trimmed reducer ([LCC] Sec 5.2.5 trimmed loss): the "
+                                                     "fraction of each batch's triplets with the highest loss left out "
+                                                     "of the gradient (losses that are a mean of triplet terms)"),
+                     0, 1, false, true));
+  return k;
+}
+
+std::vector<ConfigKey> miner_and_batch_keys() {
+  return {
+      config_key("miner.name", "string", "EPHN", "the triplet miner: " + docs_of(miner_specs()), miner_names()),
+      config_key("miner.similarity", "string", "auto",
           "what the miner ranks by: auto (cosine for cosine-based losses and distance-weighted, otherwise minus the "
           "squared distance) | cosine | neg-squared-distance",
           {"auto", "cosine", "neg-squared-distance"}),
-      key("miner.one_triplet_per_feature", "boolean", false, "each feature in at most one triplet of the batch "
+      config_key("miner.one_triplet_per_feature", "boolean", false, "each feature in at most one triplet of the batch "
                                                              "([XHN] Sec 6.1: triplets that do not move each other)"),
-      ranged(key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
-      ranged(key("batch.per_class", "integer", 64, "images per class in a batch (n)"), 2, 1e6),
-      key("batch.sampler", "string", "class-balanced", "class-balanced (random classes) | anchor-neighbour ([HTL] A-N "
-                                                       "sampling, loss.name = htl: batch.classes / classes_per_anchor "
-                                                       "random anchors, each with its nearest classes by the tree)",
-          {"class-balanced", "anchor-neighbour"}),
-      ranged(key("batch.classes_per_anchor", "integer", 2, "anchor-neighbour: m, an anchor class and its m - 1 "
-                                                           "nearest classes"), 1, 1e6),
-      key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", {"adam", "sgd"}),
-      ranged(key("optimizer.lr", "number", 1e-3, "learning rate"), 0, 1e3, true),
-      ranged(key("optimizer.head_lr", "number", 0.0, "learning rate of the embedding head (0: the same as lr)"), 0,
+      ranged(config_key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
+      ranged(config_key("batch.per_class", "integer", 64, "images per class in a batch (n)"), 2, 1e6),
+      config_key("batch.sampler", "string", "class-balanced", "how a batch is drawn: " + docs_of(sampler_specs()),
+          sampler_names()),
+  };
+}
+
+std::vector<ConfigKey> training_and_eval_keys() {
+  return {
+      config_key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", {"adam", "sgd"}),
+      ranged(config_key("optimizer.lr", "number", 1e-3, "learning rate"), 0, 1e3, true),
+      ranged(config_key("optimizer.head_lr", "number", 0.0, "learning rate of the embedding head (0: the same as lr)"), 0,
              1e3),
-      ranged(key("optimizer.momentum", "number", 0.9, "sgd momentum"), 0, 1, false, true),
-      ranged(key("optimizer.weight_decay", "number", 0.0, "L2 weight decay"), 0, 1),
-      ranged(key("schedule.epochs", "integer", 5, "epochs"), 1, 1e6),
-      ranged(key("schedule.steps_per_epoch", "integer", 0, "steps per epoch (0: training images / batch size)"), 0,
+      ranged(config_key("optimizer.momentum", "number", 0.9, "sgd momentum"), 0, 1, false, true),
+      ranged(config_key("optimizer.weight_decay", "number", 0.0, "L2 weight decay"), 0, 1),
+      ranged(config_key("schedule.epochs", "integer", 5, "epochs"), 1, 1e6),
+      ranged(config_key("schedule.steps_per_epoch", "integer", 0, "steps per epoch (0: training images / batch size)"), 0,
              1e9),
-      ranged(key("schedule.decay_epochs", "integer-list", json::array(),
+      ranged(config_key("schedule.decay_epochs", "integer-list", json::array(),
                  "multiply every learning rate by decay_factor after each of these epochs ([XHN] Sec 6: 20, 30)"),
              1, 1e6),
-      ranged(key("schedule.decay_factor", "number", 0.1, "step decay factor"), 0, 1, true),
-      ranged(key("schedule.max_steps", "integer", -1, "stop after this many steps in all (smoke runs); -1: no "
+      ranged(config_key("schedule.decay_factor", "number", 0.1, "step decay factor"), 0, 1, true),
+      ranged(config_key("schedule.max_steps", "integer", -1, "stop after this many steps in all (smoke runs); -1: no "
                                                       "limit"), -1, 1e12),
-      key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names, the training "
+      config_key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names, the training "
                                                      "split's included when named; empty: all but the training split)"),
-      key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
-      ranged(key("eval.ks", "integer-list", json::array({1, 2, 4, 8}), "Recall@K"), 1, 1e6),
-      key("eval.metric", "string", "cosine", "cosine | euclidean (retrieval and the scatter log)",
+      config_key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
+      ranged(config_key("eval.ks", "integer-list", json::array({1, 2, 4, 8}), "Recall@K"), 1, 1e6),
+      config_key("eval.metric", "string", "cosine", "cosine | euclidean (retrieval and the scatter log)",
           {"cosine", "euclidean"}),
-      ranged(key("eval.nmi_plus_factor", "integer", 10, "NMI+ clusters per class"), 1, 1e6),
-      key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
-      key("eval.every_epoch", "boolean", false, "Recall@K (alone) of every set and level after each epoch (a "
+      ranged(config_key("eval.nmi_plus_factor", "integer", 10, "NMI+ clusters per class"), 1, 1e6),
+      config_key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
+      config_key("eval.every_epoch", "boolean", false, "Recall@K (alone) of every set and level after each epoch (a "
                                             "curve)"),
-      key("eval.curve_sets", "string-list", json::array(), "every_epoch: the sets of the curve (empty: every "
+      config_key("eval.curve_sets", "string-list", json::array(), "every_epoch: the sets of the curve (empty: every "
                                                            "evaluation set)"),
-      key("eval.subclusters", "string-list", json::array(),
+      config_key("eval.subclusters", "string-list", json::array(),
           "two levels, coarse then fine (e.g. alphabet, character): per coarse class, how many of its fine classes stay "
           "apart (single linkage of their centroids; empty: not measured)"),
-      key("eval.triplet_accuracy_set", "string", "", "a set whose held-out triplets (train level, random positive "
+      config_key("eval.triplet_accuracy_set", "string", "", "a set whose held-out triplets (train level, random positive "
                                                      "and negative) are scored before and after (empty: none)"),
-      key("eval.tree_groups", "string", "", "a coarser label level (e.g. alphabet): build the [HTL] class tree of the "
+      config_key("eval.tree_groups", "string", "", "a coarser label level (e.g. alphabet): build the [HTL] class tree of the "
                                             "final training embeddings and score the level closest to it in node count "
                                             "by purity and NMI against it (empty: not measured)"),
-      key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
+      config_key("eval.scatter", "boolean", false, "log each epoch's easiest-positive / hardest-negative similarities on "
                                             "the triplet-accuracy set ([XHN] Fig 6)"),
-      key("eval.movement", "boolean", false, "[XHN] Sec 6.1: after each step, embed the batch again and count where each "
+      config_key("eval.movement", "boolean", false, "[XHN] Sec 6.1: after each step, embed the batch again and count where each "
                                              "mined triplet's dot (S_ap, S_an) moved (quadrant), next to the direction "
                                              "the isolated-triplet model predicts (triplet, nca, l2nd)"),
-      ranged(key("eval.movement_tolerance", "number", 1e-6, "eval.movement: a cosine change at most this large counts "
+      ranged(config_key("eval.movement_tolerance", "number", 1e-6, "eval.movement: a cosine change at most this large counts "
                                                             "as none (float32 embeddings resolve about 1e-7)"),
              0, 1),
   };
+}
+
+}  // namespace
+
+const std::vector<ConfigKey>& run_config_schema() {
+  static const std::vector<ConfigKey> s = [] {
+    std::vector<ConfigKey> all = run_and_model_keys();
+    for (auto part : {loss_keys(), miner_and_batch_keys()}) all.insert(all.end(), part.begin(), part.end());
+    for (const auto& spec : sampler_specs()) all.insert(all.end(), spec.settings.begin(), spec.settings.end());
+    const auto tail = training_and_eval_keys();
+    all.insert(all.end(), tail.begin(), tail.end());
+    return all;
+  }();
   return s;
 }
 
@@ -289,7 +306,7 @@ const ConfigKey* find_key(const std::string& path) {
   const auto near = nearest_name(path, all_paths());
   // also try the last component among the keys of the same section (a typo in "lr" of "optimizer.lr")
   throw config_error(where + ": unknown key \"" + path + "\"" +
-                     (near.empty() ? " (see the config schema in README.md)" : " (did you mean \"" + near + "\"?)"));
+                     (near.empty() ? " (see the config schema in experiments/README.md)" : " (did you mean \"" + near + "\"?)"));
 }
 
 // Flattens the user's nested JSON into dotted paths; a section that is not an object, or an unknown key, is an error.
@@ -330,6 +347,82 @@ std::string resolve_path(const std::string& p, const std::string& root) {
 
 }  // namespace
 
+namespace {
+
+// The typed view of the resolved values, each field filled by its key's name.
+RunConfig typed_view(const std::map<std::string, json>& value) {
+  auto v = [&](const char* p) -> const json& { return value.at(p); };
+  auto text = [&](const char* p) { return value.at(p).get<std::string>(); };
+  RunConfig c;
+  c.name = text("name");
+  c.paper = text("paper");
+  c.seed = v("seed").get<std::uint64_t>();
+  c.device = text("device");
+  auto& d = c.dataset;
+  d.name = text("dataset.name");
+  d.data_dir = text("dataset.data_dir");
+  d.train_level = text("dataset.train_level");
+  d.holdout = v("dataset.holdout");
+  d.image_size = v("dataset.image_size");
+  d.channels = v("dataset.channels");
+  d.transform_train = text("dataset.transform_train");
+  d.transform_eval = text("dataset.transform_eval");
+  d.loader_threads = v("dataset.loader_threads");
+  d.prefetch = v("dataset.prefetch");
+  auto& m = c.model;
+  m.name = text("model.name");
+  m.kernels = text("model.kernels");
+  m.pretrained = text("model.pretrained");
+  m.embedding_dim = v("model.embedding_dim");
+  m.normalize = v("model.normalize");
+  m.freeze_bn = v("model.freeze_bn");
+  m.init_run = text("model.init_run");
+  c.loss.name = text("loss.name");
+  c.loss.distance = text("loss.distance");
+  c.loss.margin = v("loss.margin");
+  c.loss.trim = v("loss.trim");
+  c.loss.settings = json::object();
+  for (const auto& spec : loss_specs())
+    for (const auto& k : spec.settings) c.loss.settings[k.path.substr(5)] = v(k.path.c_str());
+  c.miner.name = text("miner.name");
+  c.miner.similarity = text("miner.similarity");
+  c.miner.one_triplet_per_feature = v("miner.one_triplet_per_feature");
+  c.batch.classes = v("batch.classes");
+  c.batch.per_class = v("batch.per_class");
+  c.batch.sampler = text("batch.sampler");
+  c.batch.classes_per_anchor = v("batch.classes_per_anchor");
+  auto& o = c.optimizer;
+  o.name = text("optimizer.name");
+  o.lr = v("optimizer.lr");
+  o.head_lr = v("optimizer.head_lr");
+  o.momentum = v("optimizer.momentum");
+  o.weight_decay = v("optimizer.weight_decay");
+  auto& s = c.schedule;
+  s.epochs = v("schedule.epochs");
+  s.steps_per_epoch = v("schedule.steps_per_epoch");
+  s.decay_epochs = v("schedule.decay_epochs").get<std::vector<int>>();
+  s.decay_factor = v("schedule.decay_factor");
+  s.max_steps = v("schedule.max_steps");
+  auto& e = c.eval;
+  e.sets = v("eval.sets").get<std::vector<std::string>>();
+  e.levels = v("eval.levels").get<std::vector<std::string>>();
+  e.ks = v("eval.ks").get<std::vector<int>>();
+  e.metric = text("eval.metric");
+  e.nmi_plus_factor = v("eval.nmi_plus_factor");
+  e.every_epoch = v("eval.every_epoch");
+  e.nmi = v("eval.nmi");
+  e.curve_sets = v("eval.curve_sets").get<std::vector<std::string>>();
+  e.subclusters = v("eval.subclusters").get<std::vector<std::string>>();
+  e.triplet_accuracy_set = text("eval.triplet_accuracy_set");
+  e.scatter = v("eval.scatter");
+  e.tree_groups = text("eval.tree_groups");
+  e.movement = v("eval.movement");
+  e.movement_tolerance = v("eval.movement_tolerance");
+  return c;
+}
+
+}  // namespace
+
 RunConfig parse_run_config(const json& j, const std::vector<std::string>& overrides, const std::string& path_root,
                            const std::string& origin) {
   if (!j.is_object()) throw config_error(origin + ": a run config is a JSON object");
@@ -349,7 +442,7 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
     const auto it = given.find(k.path);
     json v;
     if (it != given.end()) {
-      v = checked(k, it->second, it->first == k.path && origin != "--set" ? origin : origin);
+      v = checked(k, it->second, origin);
     } else {
       if (k.default_value.is_null()) throw config_error(origin + ": " + k.path + " is required (" + k.doc + ")");
       v = k.default_value;
@@ -361,46 +454,9 @@ RunConfig parse_run_config(const json& j, const std::vector<std::string>& overri
   value["model.init_run"] = resolve_path(value["model.init_run"].get<std::string>(), path_root);
   for (const auto& k : run_config_schema()) resolved = set_path(resolved, k.path, value[k.path]);
 
-  RunConfig c;
-  auto S = [&](const char* p) { return value.at(p).get<std::string>(); };
-  auto D = [&](const char* p) { return value.at(p).get<double>(); };
-  auto I = [&](const char* p) { return value.at(p).get<std::int64_t>(); };
-  auto B = [&](const char* p) { return value.at(p).get<bool>(); };
-  auto SL = [&](const char* p) { return value.at(p).get<std::vector<std::string>>(); };
-  auto IL = [&](const char* p) { return value.at(p).get<std::vector<int>>(); };
-  c.name = S("name");
-  c.paper = S("paper");
-  c.seed = std::uint64_t(I("seed"));
-  c.device = S("device");
-  c.dataset = {S("dataset.name"), S("dataset.data_dir"), S("dataset.train_level"), D("dataset.holdout"),
-               int(I("dataset.image_size")), int(I("dataset.channels")), "", S("dataset.transform_train"),
-               S("dataset.transform_eval"), int(I("dataset.loader_threads")), int(I("dataset.prefetch"))};
-  c.model = {S("model.name"), S("model.kernels"), S("model.pretrained"), int(I("model.embedding_dim")),
-             B("model.normalize"), B("model.freeze_bn"), S("model.init_run")};
-  c.loss = {S("loss.name"), S("loss.distance"), D("loss.margin"), D("loss.scale"), D("loss.beta0"), D("loss.beta_lr"),
-            D("loss.ms_alpha"), D("loss.ms_beta"), D("loss.ms_lambda"), D("loss.ms_epsilon"), S("loss.ms_positives"), D("loss.trim"),
-            D("loss.htl_beta"), int(I("loss.htl_levels")), S("loss.htl_linkage"), int(I("loss.htl_update_epochs"))};
-  c.miner = {S("miner.name"), S("miner.similarity"), B("miner.one_triplet_per_feature")};
-  c.batch = {int(I("batch.classes")), int(I("batch.per_class")), S("batch.sampler"), int(I("batch.classes_per_anchor"))};
-  if (c.batch.sampler == "anchor-neighbour" && c.batch.classes % c.batch.classes_per_anchor != 0)
-    throw config_error(origin + ": batch.sampler = anchor-neighbour: batch.classes (" + std::to_string(c.batch.classes) +
-                       ") must be a multiple of batch.classes_per_anchor (" +
-                       std::to_string(c.batch.classes_per_anchor) + "), l' anchors of m classes each");
-  c.optimizer = {S("optimizer.name"), D("optimizer.lr"), D("optimizer.head_lr"), D("optimizer.momentum"),
-                 D("optimizer.weight_decay")};
-  c.schedule = {int(I("schedule.epochs")), long(I("schedule.steps_per_epoch")), IL("schedule.decay_epochs"),
-                D("schedule.decay_factor"), long(I("schedule.max_steps"))};
-  c.eval = {SL("eval.sets"), SL("eval.levels"), IL("eval.ks"), S("eval.metric"), int(I("eval.nmi_plus_factor")),
-            B("eval.every_epoch"), B("eval.nmi"), SL("eval.curve_sets"), SL("eval.subclusters"),
-            S("eval.triplet_accuracy_set"), B("eval.scatter"), S("eval.tree_groups"), B("eval.movement"),
-            D("eval.movement_tolerance")};
-  if (!c.eval.subclusters.empty() && c.eval.subclusters.size() != 2)
-    throw config_error(origin + ": eval.subclusters names two levels, coarse then fine (or none)");
-  if (c.eval.ks.empty()) throw config_error(origin + ": eval.ks must name at least one K");
-  for (std::size_t i = 1; i < c.schedule.decay_epochs.size(); ++i)
-    if (c.schedule.decay_epochs[i] <= c.schedule.decay_epochs[i - 1])
-      throw config_error(origin + ": schedule.decay_epochs must be increasing");
+  RunConfig c = typed_view(value);
   c.resolved = resolved;
+  check_cross_key_rules(c, origin);
   return c;
 }
 
@@ -442,6 +498,16 @@ std::string run_config_schema_markdown() {
       << allowed << " | " << escaped_bars(k.doc) << " |\n";
   }
   return o.str();
+}
+
+}  // namespace dmlbench::experiments
+
+namespace dmlbench::experiments {
+
+const nlohmann::ordered_json& RunConfig::Loss::setting(const std::string& key) const {
+  if (!settings.contains(key))
+    throw std::invalid_argument("loss." + key + " is not a setting of any registered loss (loss_spec.hpp)");
+  return settings.at(key);
 }
 
 }  // namespace dmlbench::experiments

@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/triplet_movement_log.hpp"
 
+#include "dmlbench/experiments/loss_spec.hpp"
+
 #include "dmlbench/theory/entanglement.hpp"
 
 #include <algorithm>
@@ -18,10 +20,14 @@ TripletDots triplet_dots(const torch::Tensor& embeddings, const MinedTriplets& t
 }
 
 theory::TripletLoss movement_model_of(const std::string& loss_name) {
-  if (loss_name == "triplet") return theory::TripletLoss::vanilla_margin;
-  if (loss_name == "nca") return theory::TripletLoss::nca_first_order;
-  if (loss_name == "l2nd") return theory::TripletLoss::second_order;
-  throw std::invalid_argument("the movement model knows loss.name = triplet | nca | l2nd, not " + loss_name);
+  const auto& model = loss_spec(loss_name).movement_model;  // declared by the loss's own file (loss_spec.hpp)
+  if (model.empty()) {
+    std::string known;
+    for (const auto& s : loss_specs())
+      if (!s.movement_model.empty()) known += (known.empty() ? "" : " | ") + s.name;
+    throw std::invalid_argument("the movement model knows loss.name = " + known + ", not " + loss_name);
+  }
+  return theory::parse_triplet_loss(model);
 }
 
 StepMovement step_movement(const torch::Tensor& embeddings_before, const TripletDots& after, const MinedTriplets& t,

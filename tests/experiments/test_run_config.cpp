@@ -96,8 +96,8 @@ TEST_CASE("the nearest name: Levenshtein distance, and nothing for a word far fr
   CHECK(nearest_name("zzzzzzzz", {"optimizer", "model"}).empty());
 }
 
-TEST_CASE("the README holds the config schema as dmlbench train --schema prints it", "[experiments][config]") {
-  std::ifstream in(kRepo + "/README.md");
+TEST_CASE("experiments/README.md holds the config schema as dmlbench train --schema prints it", "[experiments][config]") {
+  std::ifstream in(kRepo + "/experiments/README.md");
   REQUIRE(in);
   const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto table = run_config_schema_markdown();

@@ -3,15 +3,14 @@
 // named combinations of the papers: EPHN, EPSHN, HPHN, EPEN ([XHN]), trip-sh and eps-trip-sh ([LCC]).
 #pragma once
 
+#include "dmlbench/experiments/miner_spec.hpp"
+
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <string>
 
 namespace dmlbench::experiments {
-
-enum class PositiveChoice { random, easy, hard };
-enum class NegativeChoice { random, hard, semi_hard, easy, distance_weighted };
 
 struct MinerConfig {
   PositiveChoice positive = PositiveChoice::easy;
@@ -25,11 +24,8 @@ struct MinerConfig {
   bool one_triplet_per_feature = false;
 };
 
-// EPHN: easy positive, hard negative. EPSHN: easy positive, semi-hard negative. HPHN: hard positive, hard
-// negative. EPEN: easy positive, easy negative. trip-sh: random positive, semi-hard negative (the baseline of
-// [LCC] Table 1-2). eps-trip-sh: easy positive, semi-hard negative ([LCC] EPS + Trip + SH). distance-weighted:
-// random positive, distance-weighted negative (the Dist-Margin baseline of [LCC] Sec 5.2.3); eps-distance-weighted:
-// easy positive, distance-weighted negative ([LCC] EPS + Dist-Margin).
+// The registered miner `name` (miner_spec.hpp; the papers' named miners are in experiments/src/miners/). Throws
+// std::invalid_argument ("unknown miner") naming the registered ones for any other name.
 MinerConfig named_miner(const std::string& name);
 
 struct MinedTriplets {

@@ -2,6 +2,7 @@
 // overrides, and one clear error per bad key, type or range. Torch-free.
 #pragma once
 
+#include "dmlbench/experiments/config_key.hpp"
 #include "dmlbench/experiments/nearest_name.hpp"  // used with every config error
 
 #include <nlohmann/json.hpp>
@@ -12,22 +13,8 @@
 
 namespace dmlbench::experiments {
 
-// A bad config: the message names the key (dotted path), what it got and what is allowed (and, for an unknown key,
-// the nearest valid name).
-struct config_error : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-
-// One key of the schema: dotted path, JSON type (string | number | integer | boolean | integer-list | number-list |
-// string-list), its default (null: required or "unset"), allowed values or a range, and one line of documentation.
-struct ConfigKey {
-  std::string path, type;
-  nlohmann::ordered_json default_value;
-  std::vector<std::string> choices;        // allowed strings (string, string-list), empty: any
-  double min = -1e300, max = 1e300;        // inclusive range of numbers (and each list element)
-  bool min_exclusive = false, max_exclusive = false;
-  std::string doc;
-};
+// The whole schema: the core keys (run_config.cpp) with the registered losses', miners' and samplers' own keys in
+// their places (loss_spec.hpp, miner_spec.hpp, batch_sampler_spec.hpp).
 const std::vector<ConfigKey>& run_config_schema();
 
 // The typed view of a resolved config (every key present).
@@ -49,15 +36,12 @@ struct RunConfig {
     std::string init_run;  // a finished run's folder whose final weights start this run (e.g. [XHN] Sec 6.1's later phase)
   } model;
   struct Loss {
-    std::string name, distance;
-    double margin = 0.2, scale = 1.0, beta0 = 1.2, beta_lr = 0;
-    double ms_alpha = 2, ms_beta = 50, ms_lambda = 1, ms_epsilon = 0.1;
-    std::string ms_positives = "mined";  // mined | easiest ([LCC] EPS + MS)
-    double trim = 0;  // trimmed loss ([LCC] Sec 5.2.5): fraction of triplets left out
-    double htl_beta = 0.1;  // [HTL] Sec 3.3
-    int htl_levels = 15;
-    std::string htl_linkage = "average";
-    int htl_update_epochs = 1;  // 0: never build the tree
+    std::string name, distance;  // the shared keys every loss may read
+    double margin = 0.2;
+    double trim = 0;  // the trimmed reducer ([LCC] Sec 5.2.5): fraction of triplets left out
+    nlohmann::ordered_json settings;  // every registered loss's own keys, by their name after "loss."
+    // One of `settings`; std::invalid_argument naming the key when no registered loss declares it.
+    const nlohmann::ordered_json& setting(const std::string& key) const;
   } loss;
   struct Miner {
     std::string name, similarity;
@@ -104,6 +88,10 @@ RunConfig load_run_config(const std::string& file, const std::vector<std::string
                           const std::string& path_root);
 RunConfig parse_run_config(const nlohmann::ordered_json& j, const std::vector<std::string>& overrides,
                            const std::string& path_root, const std::string& origin = "config");
+
+// The rules that span several keys (the core's, and each registered loss's, miner's and sampler's own), run by
+// parse_run_config before any data loads: config_error naming the keys, prefixed by `origin`.
+void check_cross_key_rules(const RunConfig& c, const std::string& origin);
 
 // The schema as Markdown (README's config reference).
 std::string run_config_schema_markdown();

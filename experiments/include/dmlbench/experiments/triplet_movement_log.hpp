@@ -31,8 +31,8 @@ struct StepMovement {
 StepMovement step_movement(const torch::Tensor& embeddings_before, const TripletDots& after, const MinedTriplets& t,
                            theory::TripletLoss model, double tolerance);
 
-// The model loss of a training loss name: triplet -> vanilla_margin, nca -> nca_first_order, l2nd -> second_order.
-// Throws std::invalid_argument for any other name.
+// The model loss a registered training loss declares (its LossSpec::movement_model: triplet -> vanilla_margin, nca ->
+// nca_first_order, l2nd -> second_order). Throws std::invalid_argument for a loss that declares none.
 theory::TripletLoss movement_model_of(const std::string& loss_name);
 
 // The run's summary of its step rows ([step, epoch, 5 observed counts, 5 predicted counts, agree, compared], in

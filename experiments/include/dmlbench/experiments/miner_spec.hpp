@@ -1,0 +1,28 @@
+// The miner registry (issue 26): each named triplet miner as data, the positive and negative it picks per anchor,
+// registered from its own file (experiments/src/miners/) and read by the config schema, its checks and mine_triplets.
+// Torch-free.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+enum class PositiveChoice { random, easy, hard };
+enum class NegativeChoice { random, hard, semi_hard, easy, distance_weighted };
+
+struct MinerSpec {
+  std::string name, doc;  // miner.name, and one line with its paper
+  PositiveChoice positive = PositiveChoice::easy;
+  NegativeChoice negative = NegativeChoice::hard;
+  bool cosine_when_auto = false;   // miner.similarity = auto ranks by cosine whatever the loss
+  bool needs_unit_sphere = false;  // samples by distance on the unit sphere: needs model.normalize
+};
+
+void register_miner_spec(MinerSpec spec);
+const std::vector<MinerSpec>& miner_specs();  // sorted by name
+// config_error naming the registered ones for any other name.
+const MinerSpec& miner_spec(const std::string& name);
+std::vector<std::string> miner_names();
+
+}  // namespace dmlbench::experiments

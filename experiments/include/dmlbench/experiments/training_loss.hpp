@@ -1,0 +1,79 @@
+// The loss registry's torch half (issue 26): a registered loss's implementation behind one interface, built per run
+// from its spec (loss_spec.hpp). A loss is one file in experiments/src/losses/ that ends with DMLBENCH_REGISTER_LOSS.
+#pragma once
+
+#include "dmlbench/experiments/batch_miner.hpp"
+#include "dmlbench/experiments/loss_spec.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// What a run's loss is built from.
+struct LossSetup {
+  const RunConfig& config;
+  std::int64_t num_classes = 0;  // training classes at the training level
+  torch::Device device = torch::kCPU;
+};
+
+// One step's batch as the loss sees it.
+struct LossBatch {
+  torch::Tensor embeddings;   // B x d, L2-normalised when model.normalize
+  torch::Tensor labels;       // B training-level labels
+  torch::Tensor class_index;  // B positions of the labels among the sorted training classes
+  const MinedTriplets* triplets = nullptr;  // the miner's triplets (a loss whose spec uses_miner)
+};
+
+struct LossValue {
+  torch::Tensor loss;
+  std::optional<double> active;  // the fraction of its triplets that violate their margin, where it has one
+};
+
+// What a loss with state sees when an epoch ends ([HTL] rebuilds its class tree).
+struct EpochEnd {
+  int epoch = 0;                                // 1-based, just finished
+  std::function<torch::Tensor()> embed_train;  // the training split's L2-normalised embeddings
+  const std::vector<std::int64_t>& train_labels;
+  const std::string& train_level;
+  const std::string& out_dir;
+  std::ostream& log;
+};
+
+class TrainingLoss {
+ public:
+  virtual ~TrainingLoss() = default;
+  virtual LossValue forward(const LossBatch& b) = 0;
+  // Per-triplet terms whose mean is the loss (spec trimmable), for the trimmed reducer, and what they say of the
+  // active triplets.
+  virtual torch::Tensor terms(const LossBatch& b);
+  virtual std::optional<double> active_of_terms(const torch::Tensor&) const { return std::nullopt; }
+  // Its own trainable parameters (an optimizer group of their own) and their learning rate (0: the optimizer's).
+  virtual std::vector<torch::Tensor> parameters() { return {}; }
+  virtual double learning_rate() const { return 0; }
+  // Its state in the run folder's checkpoint (files of its own, and fields of checkpoint.json).
+  virtual void save(const std::string& /*out_dir*/) const {}
+  virtual nlohmann::ordered_json checkpoint_fields() const { return nlohmann::ordered_json::object(); }
+  virtual void load(const std::string& /*out_dir*/, const nlohmann::ordered_json& /*checkpoint*/) {}
+  virtual void end_epoch(const EpochEnd&) {}
+  // C x C row-major class distances of its class tree (empty: none yet), for a sampler that needs them.
+  virtual const std::vector<double>& class_distances() const;
+  // Its block of metrics.json (null: none).
+  virtual nlohmann::ordered_json metrics() const { return nullptr; }
+};
+
+using LossFactory = std::function<std::unique_ptr<TrainingLoss>(const LossSetup&)>;
+// Registers a loss's spec and implementation (from DMLBENCH_REGISTER_LOSS).
+void register_loss(LossSpec spec, LossFactory make);
+// The loss config.loss.name names, built for this run; config_error for a name with no implementation.
+std::unique_ptr<TrainingLoss> make_training_loss(const LossSetup& s);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,49 @@
+// The Multi-Similarity loss with its pair mining (Wang et al. 2019 eqs 10-12, 15), and [LCC] Sec 5.2.3's EPS + MS
+// (each anchor's most similar positive alone in the positive term).
+#include "dmlbench/experiments/loss_registration.hpp"
+#if DMLBENCH_LOSS_IMPLEMENTATION
+#include "dmlbench/experiments/metric_losses.hpp"
+#endif
+
+namespace dmlbench::experiments {
+namespace {
+
+LossSpec ms_spec() {
+  LossSpec s;
+  s.name = "ms";
+  s.doc = "Multi-Similarity loss, Wang et al. 2019; [LCC] EPS + MS";
+  s.settings = {
+      ranged(config_key("loss.ms_alpha", "number", 2.0, "multi-similarity alpha"), 0, 1e6, true),
+      ranged(config_key("loss.ms_beta", "number", 50.0, "multi-similarity beta"), 0, 1e6, true),
+      ranged(config_key("loss.ms_lambda", "number", 1.0, "multi-similarity lambda"), -1, 1),
+      ranged(config_key("loss.ms_epsilon", "number", 0.1, "multi-similarity mining epsilon"), 0, 2),
+      config_key("loss.ms_positives", "string", "mined", "ms: the positives of the positive term: mined (Wang et al. "
+                                                         "eq 11) | easiest (each anchor's most similar positive, [LCC] "
+                                                         "EPS + MS; triplet losses choose positives by miner.name)",
+                 {"mined", "easiest"}),
+  };
+  s.settings.back().owner_only = true;
+  s.cosine = [](const RunConfig&) { return true; };
+  return s;
+}
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+class MultiSimilarityLoss final : public TrainingLoss {
+ public:
+  explicit MultiSimilarityLoss(const LossSetup& s) : l_(s.config.loss) {}
+  LossValue forward(const LossBatch& b) override {
+    return {multi_similarity_loss(b.embeddings, b.labels, number("ms_alpha"), number("ms_beta"), number("ms_lambda"),
+                                  number("ms_epsilon"), l_.setting("ms_positives") == "easiest"),
+            {}};
+  }
+
+ private:
+  double number(const char* key) const { return l_.setting(key).get<double>(); }
+  const RunConfig::Loss& l_;
+};
+
+#endif
+
+}  // namespace
+DMLBENCH_REGISTER_LOSS(ms_spec, MultiSimilarityLoss)
+}  // namespace dmlbench::experiments

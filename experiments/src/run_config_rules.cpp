@@ -1,0 +1,99 @@
+// The run config's rules that span several keys (issue 26): the core's, and those the registered losses, miners and
+// samplers declare; all run before any data loads. Torch-free.
+#include "dmlbench/experiments/batch_sampler_spec.hpp"
+#include "dmlbench/experiments/loss_spec.hpp"
+#include "dmlbench/experiments/miner_spec.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+namespace {
+
+std::string number_text(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+// A key that belongs to one loss (owner_only) set to other than its default under another loss.
+void check_owner_only_settings(const RunConfig& c) {
+  for (const auto& spec : loss_specs()) {
+    if (spec.name == c.loss.name) continue;
+    for (const auto& k : spec.settings)
+      if (k.owner_only && c.loss.settings.at(k.path.substr(5)) != k.default_value)
+        throw config_error(k.path + " = " + c.loss.settings.at(k.path.substr(5)).dump() + " applies to loss.name = " +
+                           spec.name + " only, not " + c.loss.name);
+  }
+}
+
+std::string names_where(const std::vector<LossSpec>& specs, bool (*pick)(const LossSpec&)) {
+  std::string out;
+  for (const auto& s : specs)
+    if (pick(s)) out += (out.empty() ? "" : " | ") + s.name;
+  return out;
+}
+
+void check_loss_rules(const RunConfig& c, const LossSpec& loss) {
+  if (loss.cosine && loss.cosine(c) && !c.model.normalize)
+    throw config_error("loss.name = " + c.loss.name + (c.loss.distance == "cosine" ? " with cosine distance" : "") +
+                       " compares cosine similarities of L2-normalised embeddings: set model.normalize = true");
+  check_owner_only_settings(c);
+  if (c.loss.trim > 0 && !loss.trimmable)
+    throw config_error("loss.trim = " + number_text(c.loss.trim) + ": the trimmed loss applies to the losses that are "
+                       "a mean of triplet terms (" + names_where(loss_specs(), [](const LossSpec& s) {
+                         return s.trimmable;
+                       }) + "), not to loss.name = " + c.loss.name);
+  if (c.eval.movement && loss.movement_model.empty())
+    throw config_error("eval.movement: the movement model knows loss.name = " +
+                       names_where(loss_specs(), [](const LossSpec& s) { return !s.movement_model.empty(); }) +
+                       ", not " + c.loss.name);
+  if (c.eval.movement && c.loss.trim > 0)
+    throw config_error("eval.movement follows every mined triplet: loss.trim leaves some out of the step; set it to 0");
+  if (loss.check) loss.check(c);
+}
+
+void check_miner_and_sampler_rules(const RunConfig& c, const LossSpec& loss) {
+  const auto& miner = miner_spec(c.miner.name);
+  if (miner.needs_unit_sphere && !c.model.normalize)
+    throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
+                       "model.normalize = true");
+  const auto& sampler = sampler_spec(c.batch.sampler);
+  if (sampler.needs_class_tree && !loss.builds_class_tree)
+    throw config_error("batch.sampler = " + c.batch.sampler + " draws neighbours by a class tree, which loss.name = " +
+                       c.loss.name + " does not build (the losses that do: loss.name = " +
+                       names_where(loss_specs(), [](const LossSpec& s) { return bool(s.builds_class_tree); }) + ")");
+  if (sampler.needs_class_tree && !loss.builds_class_tree(c))
+    throw config_error("batch.sampler = " + c.batch.sampler + " needs a class tree, and loss.name = " + c.loss.name +
+                       " builds none with these settings");
+  if (sampler.check) sampler.check(c);
+}
+
+void check_core_rules(const RunConfig& c) {
+  if (!c.model.init_run.empty() && !c.model.pretrained.empty())
+    throw config_error("model.init_run and model.pretrained both name starting weights: name one");
+  if (c.eval.scatter && c.eval.triplet_accuracy_set.empty())
+    throw config_error("eval.scatter logs the set named by eval.triplet_accuracy_set: name one");
+  if (!c.eval.subclusters.empty() && c.eval.subclusters.size() != 2)
+    throw config_error("eval.subclusters names two levels, coarse then fine (or none)");
+  if (c.eval.ks.empty()) throw config_error("eval.ks must name at least one K");
+  for (std::size_t i = 1; i < c.schedule.decay_epochs.size(); ++i)
+    if (c.schedule.decay_epochs[i] <= c.schedule.decay_epochs[i - 1])
+      throw config_error("schedule.decay_epochs must be increasing");
+}
+
+}  // namespace
+
+void check_cross_key_rules(const RunConfig& c, const std::string& origin) {
+  try {
+    check_core_rules(c);
+    const auto& loss = loss_spec(c.loss.name);
+    check_loss_rules(c, loss);
+    check_miner_and_sampler_rules(c, loss);
+  } catch (const config_error& e) {
+    throw config_error(origin + ": " + e.what());
+  }
+}
+
+}  // namespace dmlbench::experiments

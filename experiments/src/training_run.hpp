@@ -1,0 +1,84 @@
+// The pieces of one training run (training_engine.cpp's train_run): its set-up, its progress and checkpoint, one
+// step, one epoch's logs, and the final evaluation. Internal to experiments/.
+#pragma once
+
+#include "dmlbench/experiments/batch_miner.hpp"
+#include "dmlbench/experiments/embedding_model.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/training_data.hpp"
+#include "dmlbench/experiments/training_engine.hpp"
+#include "dmlbench/experiments/training_loss.hpp"
+#include "training_evaluation.hpp"
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// Everything a run trains with: the data at its training level, the model, the loss and the optimizer.
+struct TrainingSetup {
+  TrainingData data;
+  std::string train_level;
+  std::vector<std::int64_t> train_labels;    // one per training item, at the training level
+  std::vector<int> train_labels_int;         // the same, as the samplers take them
+  torch::Tensor train_y, train_class_pos;    // the same, and each label's position among the sorted classes
+  std::vector<std::vector<std::int64_t>> items_by_class;  // by class position
+  torch::Device device = torch::kCPU;
+  std::unique_ptr<EmbeddingModel> model;
+  std::unique_ptr<TrainingLoss> loss;
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::vector<double> base_lr;  // per parameter group, before the schedule's decay
+  MinerConfig miner;
+  bool mine_cosine = false;  // the miner ranks by cosine (else by minus the squared distance)
+  long per_epoch = 0;        // steps per epoch
+  // eval.triplet_accuracy_set: the set, its training-level labels and its fixed triplets (null: none)
+  const LabeledSplit* accuracy_set = nullptr;
+  torch::Tensor accuracy_labels;
+  MinedTriplets accuracy_triplets;
+};
+// Loads the data, checks the config against it, builds the model (seeded), the loss and the optimizer's groups, into
+// `s` (which holds pointers into itself, so it is filled in place).
+void set_up_training(const RunConfig& c, TrainingSetup& s);
+
+// What a run has done so far: restored from its checkpoint on --resume, written after every epoch.
+struct TrainingProgress {
+  int epochs_done = 0;
+  long steps = 0;
+  double first_loss = 0, last_loss = 0, triplet_accuracy_before = 0, train_seconds = 0;
+  std::int64_t skipped_anchors = 0;
+  nlohmann::ordered_json scatter = nlohmann::ordered_json::array(), curve = nlohmann::ordered_json::array(),
+                         step_rows = nlohmann::ordered_json::array(),
+                         active_by_epoch = nlohmann::ordered_json::object(),
+                         movement_rows = nlohmann::ordered_json::array();
+};
+// The checkpoint in the run folder: model, optimizer, the loss's state, then checkpoint.json, which marks it complete.
+void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingProgress& p, const std::string& out_dir);
+// Restores a checkpoint of the same config (max_steps aside); false where there is none. config_error for another
+// config's checkpoint.
+bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir);
+
+// One optimiser step on the batch of items `batch` (images x): mine, loss, update, the movement log; the loss value
+// and the fraction of active triplets (where the loss has them). std::runtime_error when the loss is not finite.
+struct StepOutcome {
+  double loss = 0;
+  std::optional<double> active;
+};
+StepOutcome train_step(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::vector<std::int64_t>& batch,
+                       const torch::Tensor& x, int epoch);
+
+// After a full epoch: the loss's epoch end (a class tree), the scatter log and the curve point.
+void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int epoch, double mean_loss,
+               std::optional<double> mean_active, const std::string& out_dir, std::ostream& log);
+
+// The final evaluation of every set and every output file of the run; returns metrics.json's contents.
+nlohmann::ordered_json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p,
+                                  const RunOptions& o, std::chrono::steady_clock::time_point started);
+
+}  // namespace dmlbench::experiments

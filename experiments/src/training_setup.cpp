@@ -1,0 +1,143 @@
+// A training run's set-up: the data at its training level checked against the config, the model (seeded), the
+// registered loss, the miner and the optimizer's parameter groups (backbone, head, the loss's own).
+#include "dmlbench/experiments/batch_sampler_spec.hpp"
+#include "dmlbench/experiments/device.hpp"
+#include "training_run.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+// The rules that need the data (a level or set the dataset lacks, too few classes) or other runs' files.
+void check_against_data(const RunConfig& c, const TrainingData& d, const std::string& train_level) {
+  if (!c.model.init_run.empty()) {
+    const fs::path r(c.model.init_run);
+    if (!fs::exists(r / "metrics.json") || !fs::exists(r / "checkpoint_model.pt"))
+      throw config_error("model.init_run = " + r.string() + " is not a finished run (no metrics.json and "
+                         "checkpoint_model.pt there)");
+    const json other = json::parse(std::ifstream(r / "checkpoint.json")).at("config").at("model");
+    for (const char* k : {"name", "embedding_dim", "normalize", "kernels"})
+      if (other.at(k) != c.resolved.at("model").at(k))
+        throw config_error("model.init_run = " + r.string() + " trained model." + k + " = " + other.at(k).dump() +
+                           ", this run has " + c.resolved.at("model").at(k).dump());
+  }
+  for (const auto& name : c.eval.curve_sets) d.eval_set(name);
+  if (!c.eval.subclusters.empty())
+    for (const auto& name : eval_sets(c, d)) {
+      d.eval_set(name).level_index(c.eval.subclusters[0]);
+      d.eval_set(name).level_index(c.eval.subclusters[1]);
+    }
+  const auto& labels = d.train.labels[std::size_t(d.train.level_index(train_level))];
+  for (const auto& s : c.eval.sets) d.eval_set(s);
+  if (!c.eval.triplet_accuracy_set.empty()) d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
+  if (!c.eval.tree_groups.empty()) d.train.level_index(c.eval.tree_groups);
+  if (const auto& f = sampler_spec(c.batch.sampler).check_data) f(c, labels);
+  if (const auto& f = loss_spec(c.loss.name).check_data) f(c, labels);
+  const std::set<std::int64_t> classes(labels.begin(), labels.end());
+  if (int(classes.size()) < c.batch.classes)
+    throw config_error("batch.classes = " + std::to_string(c.batch.classes) + " but the training split has " +
+                       std::to_string(classes.size()) + " classes at level " + train_level);
+}
+
+// [HTL]: each training item's class position among the sorted distinct labels (the margin table's rows), and the
+// items of each class.
+void index_classes(TrainingSetup& s) {
+  const std::set<std::int64_t> u(s.train_labels.begin(), s.train_labels.end());
+  const std::vector<std::int64_t> classes(u.begin(), u.end());
+  std::vector<std::int64_t> pos(s.train_labels.size());
+  s.items_by_class.assign(classes.size(), {});
+  for (std::size_t i = 0; i < s.train_labels.size(); ++i) {
+    pos[i] = std::lower_bound(classes.begin(), classes.end(), s.train_labels[i]) - classes.begin();
+    s.items_by_class[std::size_t(pos[i])].push_back(std::int64_t(i));
+  }
+  s.train_class_pos = torch::tensor(pos, torch::kInt64);
+}
+
+// Parameter groups: the backbone, the embedding head when it has its own learning rate, the loss's own parameters.
+std::vector<torch::optim::OptimizerParamGroup> parameter_groups(const RunConfig& c, TrainingSetup& s) {
+  std::vector<torch::optim::OptimizerParamGroup> groups;
+  if (c.optimizer.head_lr > 0) {
+    groups.emplace_back(s.model->backbone_parameters());
+    s.base_lr.push_back(c.optimizer.lr);
+    groups.emplace_back(s.model->head_parameters());
+    s.base_lr.push_back(c.optimizer.head_lr);
+  } else {
+    groups.emplace_back(s.model->parameters());
+    s.base_lr.push_back(c.optimizer.lr);
+  }
+  if (const auto own = s.loss->parameters(); !own.empty()) {
+    groups.emplace_back(own);
+    s.base_lr.push_back(s.loss->learning_rate() > 0 ? s.loss->learning_rate() : c.optimizer.lr);
+  }
+  return groups;
+}
+
+void make_optimizer(const RunConfig& c, TrainingSetup& s) {
+  auto groups = parameter_groups(c, s);
+  const auto& o = c.optimizer;
+  if (o.name == "adam") {
+    for (std::size_t g = 0; g < groups.size(); ++g)
+      groups[g].set_options(
+          std::make_unique<torch::optim::AdamOptions>(torch::optim::AdamOptions(s.base_lr[g]).weight_decay(o.weight_decay)));
+    s.optimizer = std::make_unique<torch::optim::Adam>(groups, torch::optim::AdamOptions(o.lr).weight_decay(o.weight_decay));
+    return;
+  }
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    groups[g].set_options(std::make_unique<torch::optim::SGDOptions>(
+        torch::optim::SGDOptions(s.base_lr[g]).momentum(o.momentum).weight_decay(o.weight_decay)));
+  s.optimizer = std::make_unique<torch::optim::SGD>(
+      groups, torch::optim::SGDOptions(o.lr).momentum(o.momentum).weight_decay(o.weight_decay));
+}
+
+void make_model(const RunConfig& c, TrainingSetup& s) {
+  torch::manual_seed(c.seed);
+  s.model = std::make_unique<EmbeddingModel>(
+      make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels, s.data.channels));
+  if (!c.model.pretrained.empty()) s.model->load_pretrained(c.model.pretrained);
+  if (!c.model.init_run.empty()) s.model->load((fs::path(c.model.init_run) / "checkpoint_model.pt").string());
+  s.model->set_freeze_bn(c.model.freeze_bn);
+  s.model->to(s.device);
+}
+
+void set_up_mining_and_checks(const RunConfig& c, TrainingSetup& s) {
+  s.miner = named_miner(c.miner.name);
+  s.miner.one_triplet_per_feature = c.miner.one_triplet_per_feature;
+  const auto& loss = loss_spec(c.loss.name);
+  s.mine_cosine = c.miner.similarity == "cosine" ||
+                  (c.miner.similarity == "auto" &&
+                   ((loss.cosine && loss.cosine(c)) || miner_spec(c.miner.name).cosine_when_auto));
+  const long batch = long(c.batch.classes) * c.batch.per_class;
+  s.per_epoch = c.schedule.steps_per_epoch > 0 ? c.schedule.steps_per_epoch
+                                               : std::max<long>(1, long(s.data.train.size) / batch);
+  if (c.eval.triplet_accuracy_set.empty()) return;
+  s.accuracy_set = &s.data.eval_set(c.eval.triplet_accuracy_set);
+  s.accuracy_labels = s.accuracy_set->level_labels(s.train_level);
+  s.accuracy_triplets = fixed_triplets(s.accuracy_labels, c.seed);
+}
+
+}  // namespace
+
+void set_up_training(const RunConfig& c, TrainingSetup& s) {
+  s.device = torch::Device(resolve_device(c.device));
+  s.data = load_training_data(c);
+  s.train_level = c.dataset.train_level.empty() ? s.data.default_train_level : c.dataset.train_level;
+  check_against_data(c, s.data, s.train_level);
+  s.train_labels = s.data.train.labels[std::size_t(s.data.train.level_index(s.train_level))];
+  s.train_labels_int.assign(s.train_labels.begin(), s.train_labels.end());
+  s.train_y = torch::tensor(s.train_labels, torch::kInt64);
+  index_classes(s);
+  make_model(c, s);
+  s.loss = make_training_loss({c, std::int64_t(s.items_by_class.size()), s.device});
+  make_optimizer(c, s);
+  set_up_mining_and_checks(c, s);
+}
+
+}  // namespace dmlbench::experiments
