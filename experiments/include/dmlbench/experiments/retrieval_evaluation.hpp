@@ -5,7 +5,7 @@
 #pragma once
 
 #include "dmlbench/experiments/exact_knn.hpp"
-#include "dmlbench/experiments/retrieval_metrics.hpp"  // Similarity
+#include "dmlbench/experiments/similarity.hpp"
 
 #include <nlohmann/json.hpp>
 #include <torch/torch.h>

@@ -2,14 +2,14 @@
 // gallery, and NMI of k-means clusters (k = number of classes) and NMI+ (a larger k), against any label set.
 #pragma once
 
+#include "dmlbench/experiments/similarity.hpp"
+
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <vector>
 
 namespace dmlbench::experiments {
-
-enum class Similarity { cosine, euclidean };
 
 // embeddings: N x d (any device), compared by cosine similarity (after L2 normalisation) or by Euclidean distance
 // (for un-normalised embeddings such as the 2-D MNIST ones); labels: N. Returns Recall@K for each K: the fraction
