@@ -63,8 +63,9 @@ std::vector<ConfigKey> run_and_model_keys() {
           {"mnist-evenodd", "mnist", "fashion-mnist", "omniglot", "cub200", "cars196", "sop", "inshop", "folder"}),
       config_key("dataset.data_dir", "string", kRequired, "the dataset's folder in its official layout (relative: to the "
                                                    "repository)"),
-      config_key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default, e.g. "
-                                               "parity for mnist-evenodd, alphabet for omniglot)"),
+      config_key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default: "
+                                               "parity for mnist-evenodd, the finest level, the class labels, of an "
+                                               "image layout, e.g. character for omniglot)"),
       ranged(config_key("dataset.holdout", "number", 0.2, "fraction of each training class held out for evaluation on "
                                                    "train classes"), 0, 1, true, true),
       ranged(config_key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "

@@ -41,7 +41,8 @@ void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingP
                {"scatter", p.scatter},        {"curve", p.curve},
                {"steps_log", p.step_rows},    {"active_by_epoch", p.active_by_epoch},
                {"movement", p.movement_rows}};
-  for (const auto& [k, v] : s.loss->checkpoint_fields().items()) meta[k] = v;
+  const json fields = s.loss->checkpoint_fields();
+  for (const auto& [k, v] : fields.items()) meta[k] = v;
   write_file_atomically((out / "checkpoint.json").string(), meta.dump());
 }
 
