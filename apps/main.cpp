@@ -10,7 +10,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dmlbench ") + DMLBENCH_VERSION + " (" + DMLBENCH_GIT_REV + ")");
   app.require_subcommand(1);
   // A parse error (an unknown option, a value out of its range) is one line, as every other refusal, with exit 2.
-  app.failure_message([](const CLI::App*, const CLI::Error& e) { return std::string("dmlbench: error: ") + e.what() + "\n"; });
+  app.failure_message(
+      [](const CLI::App*, const CLI::Error& e) { return std::string("dmlbench: error: ") + e.what() + "\n"; });
   dmlbench::app::add_theory_commands(app);
   dmlbench::app::add_sim_commands(app);
   dmlbench::app::add_data_commands(app);

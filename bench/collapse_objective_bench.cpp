@@ -30,7 +30,8 @@ int main(int argc, char** argv) {
     else if (k == "--reps") reps = std::stoi(v);
     else if (k == "--min-seconds") min_seconds = std::stod(v);
     else {
-      std::cerr << "usage: bench_collapse_objective --points FILE [--n N --classes T --dim M --p-correct P --margin A]\n";
+      std::cerr << "usage: bench_collapse_objective --points FILE [--n N --classes T --dim M --p-correct P "
+                   "--margin A]\n";
       return 2;
     }
   }
