@@ -9,6 +9,9 @@ int main(int argc, char** argv) {
   CLI::App app{"dmlbench: a theory-verification and numerical test bench for deep metric learning"};
   app.set_version_flag("--version", std::string("dmlbench ") + DMLBENCH_VERSION + " (" + DMLBENCH_GIT_REV + ")");
   app.require_subcommand(1);
+  // A parse error (an unknown option, a value out of its range) is one line, as every other refusal, with exit 2.
+  app.failure_message(
+      [](const CLI::App*, const CLI::Error& e) { return std::string("dmlbench: error: ") + e.what() + "\n"; });
   dmlbench::app::add_theory_commands(app);
   dmlbench::app::add_sim_commands(app);
   dmlbench::app::add_data_commands(app);
@@ -22,7 +25,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const std::exception& e) {
     std::cerr << "dmlbench: error: " << e.what() << "\n";
     return 2;

@@ -400,7 +400,7 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
       a.insert(a.end(), classes.begin(), classes.end());
       a.push_back("--n");
       a.insert(a.end(), ns.begin(), ns.end());
-      a.push_back("--noise");
+      a.push_back("--p-correct");
       a.insert(a.end(), noise.begin(), noise.end());
       a.insert(a.end(), {"--out", dir(s.name) + "/" + f});
       s.commands.push_back({a, false});
@@ -413,7 +413,7 @@ std::vector<Stage> plan(const ReportConfig& cfg) {
     for (const char* sampling : {"all", "eps"}) {
       const std::string f = std::string("minimizers_") + sampling + ".json";
       s.commands.push_back({{x, "sim", "collapse", "--loss", "triplet", "--sampling", sampling, "--triples", "distinct",
-                             "--n", quick ? "12" : "24", "--classes", "2", "--noise", "0.8", "--dim", "2", "--restarts",
+                             "--n", quick ? "12" : "24", "--classes", "2", "--p-correct", "0.8", "--dim", "2", "--restarts",
                              "4", "--seed", "1", "--out", dir(s.name) + "/" + f}, true});
       s.outputs.push_back(f);
     }

@@ -1,7 +1,8 @@
-// dmlbench sim collapse
+// dmlbench sim check | phase | collapse (and field, shared with theory)
 #include "commands.hpp"
 
 #include "claims_report.hpp"
+#include "option_checks.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/sims/collapse_claims.hpp"
 #include "dmlbench/sims/collapse_minimizer.hpp"
@@ -9,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -18,50 +20,59 @@ namespace dmlbench::app {
 namespace sm = dmlbench::sims;
 using json = nlohmann::ordered_json;
 
+namespace {
+
+// What the old spelling --noise is refused with: the option holds P(correct label), the opposite of its old name.
+const char* const kNoiseRenamed =
+    "--noise was renamed --p-correct: the value is p = P(correct label) of [LCC] (0.8 = 20% of the labels wrong), "
+    "in (1/t, 1]";
+
+// The [LCC] model's numbers against their ranges, naming the options and printing the values in their shortest form
+// (0.3, not 0.29999999999999999); the model's own validate() stays behind it.
+void check_collapse_numbers(const sm::ObjectiveConfig& c) {
+  const auto& m = c.model;
+  const std::string t = std::to_string(m.t);
+  if (m.t < 2) throw std::invalid_argument("--classes must be >= 2, got " + t);
+  if (!(m.p > 1.0 / m.t && m.p <= 1.0))
+    throw std::invalid_argument("--p-correct must lie in (1/t, 1] = (1/" + t + ", 1] for --classes " + t +
+                                " (p = P(correct label): 0.8 = 20% of the labels wrong), got " + shortest_text(m.p));
+  if (m.n < m.t || m.n % m.t != 0)
+    throw std::invalid_argument("--n must be a positive multiple of --classes " + t + ", got " + std::to_string(m.n));
+  if (!(std::isfinite(c.alpha) && c.alpha > 0))
+    throw std::invalid_argument("--margin must be > 0, got " + shortest_text(c.alpha));
+  if (c.dim < 1) throw std::invalid_argument("--dim must be >= 1, got " + std::to_string(c.dim));
+}
+
+}  // namespace
+
 void check_collapse_options(const json& o) {
+  if (o.contains("noise")) throw std::invalid_argument(kNoiseRenamed);
   sm::ObjectiveConfig c;
   c.objective = sm::parse_objective(o.value("loss", std::string("triplet")));
   if (o.contains("n")) c.model.n = o["n"].get<int>();
   if (o.contains("classes")) c.model.t = o["classes"].get<int>();
-  if (o.contains("noise")) c.model.p = o["noise"].get<double>();
+  if (o.contains("p-correct")) c.model.p = o["p-correct"].get<double>();
   if (o.contains("margin")) c.alpha = o["margin"].get<double>();
   if (o.contains("dim")) c.dim = o["dim"].get<int>();
   c.model.triples = sm::parse_triples(o.value("triples", std::string("distinct")));
   c.sampling = sm::parse_sampling(o.value("sampling", std::string("all")));
+  check_collapse_numbers(c);
   c.validate();
   for (const char* k : {"restarts", "max-iterations"})
     if (o.contains(k) && o[k].get<long long>() < 1)
-      throw std::invalid_argument(std::string(k) + " must be >= 1, got " + o[k].dump());
+      throw std::invalid_argument(std::string("--") + k + " must be >= 1, got " + o[k].dump());
 }
 
-void add_sim_commands(CLI::App& app) {
-  auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
-  sim->require_subcommand(1);
+namespace {
 
-  auto* check = sim->add_subcommand("check", "run the [LCC] collapse checks and print their claims table");
-  auto seed = std::make_shared<std::uint64_t>(20261121);
-  auto json_path = std::make_shared<std::string>();
-  auto md_path = std::make_shared<std::string>();
-  check->add_option("--seed", *seed, "seed of the random starts")->capture_default_str();
-  check->add_option("--json", *json_path, "also write the table, with its config, as JSON to this file");
-  check->add_option("--markdown", *md_path, "also write the table, errata and notes as Markdown to this file");
-  check->callback([seed, json_path, md_path] {
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto rs = sm::collapse_claims(*seed);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    report_claims("Class-collapse claims: [LCC]", rs, {{"command", "sim check"}, {"seed", *seed}}, secs, *json_path,
-                  *md_path);
-  });
-
-  add_field_command(sim);
-
-  // --- phase: where do minimizers collapse, over (t, p, n) -----------------------------------------------------
-  auto* phase = sim->add_subcommand("phase", "sweep classes x noise p x n and record where the minimizers found are "
-                                             "class-collapsed (CSV for the phase diagram)");
+// sim phase: where do minimizers collapse, over (t, p, n)
+void add_phase_command(CLI::App* sim) {
+  auto* phase = sim->add_subcommand("phase", "sweep classes x p = P(correct label) x n and record where the "
+                                             "minimizers found are class-collapsed (CSV for the phase diagram)");
   struct PhaseArgs {
     std::string loss = "triplet", triples = "distinct", sampling = "all", out;
     std::vector<int> classes = {2, 3}, ns = {12, 24};
-    std::vector<double> noise = {0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0};
+    std::vector<double> p_correct = {0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0};
     double margin = 0.2;
     int dim = 2;
     sm::MinimizerConfig mc;
@@ -71,12 +82,18 @@ void add_sim_commands(CLI::App& app) {
   phase->add_option("--loss", pa->loss, "triplet | margin | contrastive")->capture_default_str();
   phase->add_option("--sampling", pa->sampling, "all | eps")->capture_default_str();
   phase->add_option("--triples", pa->triples, "all | distinct")->capture_default_str();
-  phase->add_option("--classes", pa->classes, "values of t")->capture_default_str();
-  phase->add_option("--noise", pa->noise, "values of p (each in (1/t, 1])")->capture_default_str();
-  phase->add_option("--n", pa->ns, "values of n (those not divisible by t are skipped)")->capture_default_str();
-  phase->add_option("--margin", pa->margin, "alpha > 0")->capture_default_str();
-  phase->add_option("--dim", pa->dim, "embedding dimension")->capture_default_str();
-  phase->add_option("--restarts", pa->mc.restarts, "random starts per point")->capture_default_str();
+  phase->add_option("--classes", pa->classes, "values of t")->check(integer_at_least(2))->capture_default_str();
+  phase->add_option("--p-correct", pa->p_correct, "values of p = P(correct label), 0.8 = 20% of the labels wrong "
+                                                  "(each in (0, 1]; points with p <= 1/t are skipped)")
+      ->check(number_in(0, Bound::open, 1, Bound::closed, "in (0, 1] (p = P(correct label))"))
+      ->capture_default_str();
+  refuse_renamed_option(phase, "--noise", kNoiseRenamed);
+  phase->add_option("--n", pa->ns, "values of n (those not divisible by t are skipped)")
+      ->check(integer_at_least(1))->capture_default_str();
+  phase->add_option("--margin", pa->margin, "alpha > 0")->check(positive_number())->capture_default_str();
+  phase->add_option("--dim", pa->dim, "embedding dimension")->check(integer_at_least(1))->capture_default_str();
+  phase->add_option("--restarts", pa->mc.restarts, "random starts per point")
+      ->check(integer_at_least(1))->capture_default_str();
   phase->add_option("--seed", pa->mc.seed, "seed of the random starts")->capture_default_str();
   phase->add_option("--out", pa->out, "CSV file (default: stdout)");
   phase->callback([pa] {
@@ -86,12 +103,12 @@ void add_sim_commands(CLI::App& app) {
     };
     std::vector<Point> grid;
     for (int t : pa->classes)
-      for (double p : pa->noise)
+      for (double p : pa->p_correct)
         for (int n : pa->ns)
           if (n % t == 0 && p > 1.0 / t) grid.push_back({t, n, p});
     if (grid.empty()) throw theory::domain_error("the sweep is empty: no (t, p, n) with n divisible by t and p > 1/t");
     json config = {{"command", "sim phase"}, {"loss", pa->loss}, {"sampling", pa->sampling}, {"triples", pa->triples},
-                   {"classes", pa->classes}, {"noise", pa->noise}, {"n", pa->ns}, {"margin", pa->margin},
+                   {"classes", pa->classes}, {"noise", pa->p_correct}, {"n", pa->ns}, {"margin", pa->margin},
                    {"dim", pa->dim}, {"restarts", pa->mc.restarts}, {"seed", pa->mc.seed}};
     std::ostringstream csv;
     csv << "# " << json{{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"seed", pa->mc.seed}, {"tool", "dmlbench"}}.dump()
@@ -136,7 +153,10 @@ void add_sim_commands(CLI::App& app) {
       std::cerr << "wrote " << pa->out << "\n";
     }
   });
+}
 
+// sim collapse: minimizers of one [LCC] objective from random starts
+void add_collapse_command(CLI::App* sim) {
   auto* collapse = sim->add_subcommand("collapse", "minimize an expected [LCC] objective from random starts and "
                                                    "report the structure of every minimizer found");
   struct Args {
@@ -146,24 +166,33 @@ void add_sim_commands(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   collapse->add_option("--loss", a->loss, "triplet | margin | contrastive")->capture_default_str();
-  collapse->add_option("--n", a->c.model.n, "number of points (divisible by --classes)")->capture_default_str();
-  collapse->add_option("--classes", a->c.model.t, "number of true classes t >= 2")->capture_default_str();
-  collapse->add_option("--noise", a->c.model.p, "p = P(correct label), in (1/t, 1]; the paper: (0.5, 1)")
+  collapse->add_option("--n", a->c.model.n, "number of points (divisible by --classes)")
+      ->check(integer_at_least(1))->capture_default_str();
+  collapse->add_option("--classes", a->c.model.t, "number of true classes t >= 2")
+      ->check(integer_at_least(2))->capture_default_str();
+  collapse->add_option("--p-correct", a->c.model.p, "p = P(correct label), in (1/t, 1]: 0.8 = 20% of the labels "
+                                                    "wrong; the paper: (0.5, 1)")
+      ->check(number_in(0, Bound::open, 1, Bound::closed, "in (1/t, 1] (p = P(correct label))"))
       ->capture_default_str();
-  collapse->add_option("--margin", a->c.alpha, "alpha > 0")->capture_default_str();
-  collapse->add_option("--dim", a->c.dim, "embedding dimension m >= 1")->capture_default_str();
+  refuse_renamed_option(collapse, "--noise", kNoiseRenamed);
+  collapse->add_option("--margin", a->c.alpha, "alpha > 0")->check(positive_number())->capture_default_str();
+  collapse->add_option("--dim", a->c.dim, "embedding dimension m >= 1")->check(integer_at_least(1))
+      ->capture_default_str();
   collapse->add_option("--sampling", a->sampling, "all (every same-label positive) | eps (easy positive, [LCC] 4.3)")
       ->capture_default_str();
   collapse->add_option("--triples", a->triples, "all (j = i included, as printed) | distinct (as the proof needs)")
       ->capture_default_str();
-  collapse->add_option("--restarts", a->mc.restarts, "random starts")->capture_default_str();
+  collapse->add_option("--restarts", a->mc.restarts, "random starts")->check(integer_at_least(1))
+      ->capture_default_str();
   collapse->add_option("--seed", a->mc.seed, "seed of the random starts")->capture_default_str();
-  collapse->add_option("--max-iterations", a->mc.max_iterations, "L-BFGS iterations per start")->capture_default_str();
+  collapse->add_option("--max-iterations", a->mc.max_iterations, "L-BFGS iterations per start")
+      ->check(integer_at_least(1))->capture_default_str();
   collapse->add_option("--out", a->out, "write the runs, with their config, as JSON to this file");
   collapse->callback([a] {
     a->c.objective = sm::parse_objective(a->loss);
     a->c.model.triples = sm::parse_triples(a->triples);
     a->c.sampling = sm::parse_sampling(a->sampling);
+    check_collapse_numbers(a->c);
     a->c.validate();
     const auto t0 = std::chrono::steady_clock::now();
     const auto runs = sm::minimize_from_random_starts(a->c, a->mc);
@@ -222,6 +251,32 @@ void add_sim_commands(CLI::App& app) {
       std::cout << "wrote " << a->out << "\n";
     }
   });
+}
+
+}  // namespace
+
+void add_sim_commands(CLI::App& app) {
+  auto* sim = app.add_subcommand("sim", "noisy-label class-collapse simulations of [LCC] (Ceres minimizers)");
+  sim->require_subcommand(1);
+
+  auto* check = sim->add_subcommand("check", "run the [LCC] collapse checks and print their claims table");
+  auto seed = std::make_shared<std::uint64_t>(20261121);
+  auto json_path = std::make_shared<std::string>();
+  auto md_path = std::make_shared<std::string>();
+  check->add_option("--seed", *seed, "seed of the random starts")->capture_default_str();
+  check->add_option("--json", *json_path, "also write the table, with its config, as JSON to this file");
+  check->add_option("--markdown", *md_path, "also write the table, errata and notes as Markdown to this file");
+  check->callback([seed, json_path, md_path] {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto rs = sm::collapse_claims(*seed);
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    report_claims("Class-collapse claims: [LCC]", rs, {{"command", "sim check"}, {"seed", *seed}}, secs, *json_path,
+                  *md_path);
+  });
+
+  add_field_command(sim);
+  add_phase_command(sim);
+  add_collapse_command(sim);
 }
 
 }  // namespace dmlbench::app

@@ -2,6 +2,7 @@
 #include "commands.hpp"
 
 #include "claims_report.hpp"
+#include "option_checks.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/theory/claims.hpp"
 #include "dmlbench/theory/projection_strength.hpp"
@@ -26,6 +27,10 @@ namespace dmlbench::app {
 namespace th = dmlbench::theory;
 using json = nlohmann::ordered_json;
 
+// A similarity, gamma (a cosine): in [-1, 1]; a probability: in [0, 1]. Checked as typed, naming the option.
+static CLI::Validator in_minus_one_one() { return number_in(-1, Bound::closed, 1, Bound::closed, "in [-1, 1]"); }
+static CLI::Validator in_zero_one() { return number_in(0, Bound::closed, 1, Bound::closed, "in [0, 1]"); }
+
 // Writes a CSV (with its '#'-line provenance) to a file atomically, or to stdout when path is empty.
 static void emit_csv(const std::string& path, const std::string& text, std::size_t rows, const char* unit = "rows") {
   if (path.empty()) {
@@ -44,10 +49,11 @@ void add_field_command(CLI::App* parent) {
   auto floss = std::make_shared<std::string>("l1st");
   auto out_path = std::make_shared<std::string>();
   field->add_option("--loss", *floss, "l1st | vanilla | l2nd")->capture_default_str();
-  field->add_option("--gamma", fc->gamma, "projection factor in [-1, 1]")->capture_default_str();
-  field->add_option("--entanglement", fc->entanglement, "p in [0, 1]")->capture_default_str();
-  field->add_option("--lr", fc->lr, "learning rate alpha > 0")->capture_default_str();
-  field->add_option("--grid", fc->grid, "grid x grid cell centres")->capture_default_str();
+  field->add_option("--gamma", fc->gamma, "projection factor in [-1, 1]")->check(in_minus_one_one())
+      ->capture_default_str();
+  field->add_option("--entanglement", fc->entanglement, "p in [0, 1]")->check(in_zero_one())->capture_default_str();
+  field->add_option("--lr", fc->lr, "learning rate alpha > 0")->check(positive_number())->capture_default_str();
+  field->add_option("--grid", fc->grid, "grid x grid cell centres")->check(integer_at_least(1))->capture_default_str();
   field->add_option("--out", *out_path, "CSV file (default: stdout)");
   field->callback([fc, floss, out_path] {
     fc->loss = th::parse_triplet_loss(*floss);
@@ -81,8 +87,8 @@ void add_surface_and_projection_commands(CLI::App* theory) {
   };
   auto sa = std::make_shared<SurfaceArgs>();
   surface->add_option("--grid", sa->grid, "grid x grid points, ends included")->check(CLI::Range(2, 2000))->capture_default_str();
-  surface->add_option("--lo", sa->lo, "lowest similarity (>= -1)")->capture_default_str();
-  surface->add_option("--hi", sa->hi, "highest similarity (<= 1)")->capture_default_str();
+  surface->add_option("--lo", sa->lo, "lowest similarity (>= -1)")->check(in_minus_one_one())->capture_default_str();
+  surface->add_option("--hi", sa->hi, "highest similarity (<= 1)")->check(in_minus_one_one())->capture_default_str();
   surface->add_option("--out", sa->out, "CSV file (default: stdout)");
   surface->callback([sa] {
     th::require_similarity("--lo", sa->lo);
@@ -178,11 +184,13 @@ void add_theory_commands(CLI::App& app) {
   };
   auto sa = std::make_shared<StepArgs>();
   step->add_option("--loss", sa->loss, "l1st | vanilla | l2nd")->capture_default_str();
-  step->add_option("--sap", sa->s_ap, "S_ap in [-1, 1]")->capture_default_str();
-  step->add_option("--san", sa->s_an, "S_an in [-1, 1]")->capture_default_str();
-  step->add_option("--gamma", sa->gamma, "projection factor in [-1, 1]")->capture_default_str();
-  step->add_option("--lr", sa->lr, "learning rate alpha > 0")->capture_default_str();
-  step->add_option("--entanglement", sa->p, "p in [0, 1] of [XHN eqs 11-12]")->capture_default_str();
+  step->add_option("--sap", sa->s_ap, "S_ap in [-1, 1]")->check(in_minus_one_one())->capture_default_str();
+  step->add_option("--san", sa->s_an, "S_an in [-1, 1]")->check(in_minus_one_one())->capture_default_str();
+  step->add_option("--gamma", sa->gamma, "projection factor in [-1, 1]")->check(in_minus_one_one())
+      ->capture_default_str();
+  step->add_option("--lr", sa->lr, "learning rate alpha > 0")->check(positive_number())->capture_default_str();
+  step->add_option("--entanglement", sa->p, "p in [0, 1] of [XHN eqs 11-12]")->check(in_zero_one())
+      ->capture_default_str();
   step->callback([sa] {
     const auto loss = th::parse_triplet_loss(sa->loss);
     const auto d = th::delta_s_closed_form(loss, sa->s_ap, sa->s_an, sa->gamma, sa->lr);

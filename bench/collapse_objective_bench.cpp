@@ -21,12 +21,17 @@ int main(int argc, char** argv) {
     else if (k == "--n") n = std::stoi(v);
     else if (k == "--classes") t = std::stoi(v);
     else if (k == "--dim") dim = std::stoi(v);
-    else if (k == "--noise") p = std::stod(v);
+    else if (k == "--p-correct") p = std::stod(v);  // p = P(correct label)
+    else if (k == "--noise") {
+      std::cerr << "bench_collapse_objective: --noise was renamed --p-correct (p = P(correct label))\n";
+      return 2;
+    }
     else if (k == "--margin") alpha = std::stod(v);
     else if (k == "--reps") reps = std::stoi(v);
     else if (k == "--min-seconds") min_seconds = std::stod(v);
     else {
-      std::cerr << "usage: bench_collapse_objective --points FILE [--n N --classes T --dim M --noise P --margin A]\n";
+      std::cerr << "usage: bench_collapse_objective --points FILE [--n N --classes T --dim M --p-correct P "
+                   "--margin A]\n";
       return 2;
     }
   }

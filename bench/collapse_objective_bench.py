@@ -119,7 +119,7 @@ def main():
         ref = {k: [] for k in refs}
         for r in range(a.reps):  # interleaved
             out = subprocess.run([exe, "--points", path, "--n", str(n), "--classes", str(t), "--dim", str(dim),
-                                  "--noise", str(p), "--margin", str(alpha), "--reps", "1",
+                                  "--p-correct", str(p), "--margin", str(alpha), "--reps", "1",
                                   "--min-seconds", str(a.min_seconds)], check=True, capture_output=True, text=True)
             for line in out.stdout.strip().splitlines():
                 row = json.loads(line)

@@ -15,7 +15,7 @@ namespace fs = std::filesystem;
 
 const std::vector<std::pair<std::string, std::string>>& sim_collapse_options() {
   static const std::vector<std::pair<std::string, std::string>> o = {
-      {"loss", "string"},  {"n", "integer"},     {"classes", "integer"},  {"noise", "number"},
+      {"loss", "string"},  {"n", "integer"},     {"classes", "integer"},  {"p-correct", "number"},
       {"margin", "number"}, {"dim", "integer"},  {"sampling", "string"}, {"triples", "string"},
       {"restarts", "integer"}, {"max-iterations", "integer"}};
   return o;
@@ -71,7 +71,9 @@ void check_sim_option(const std::string& key, const json& v, const std::string& 
     for (const auto& o : opts) names.push_back(o.first);
     const auto near = nearest_name(key, names);
     throw config_error(where + ": sim collapse takes no option \"" + key + "\"" +
-                       (key == "seed" ? " here (the seeds are the grid's seed axis)"
+                       (key == "noise" ? " (renamed \"p-correct\": the value is p = P(correct label), 0.8 = 20% of the "
+                                         "labels wrong)"
+                        : key == "seed" ? " here (the seeds are the grid's seed axis)"
                         : key == "out" ? " here (each point writes its own result.json)"
                         : near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
   }

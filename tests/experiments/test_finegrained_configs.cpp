@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/image.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 
 #include "scratch_dir.hpp"
@@ -13,6 +14,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -37,8 +39,9 @@ void jpeg(const fs::path& p, int cls, unsigned seed) {
   write_jpeg(p.string(), im, 90);
 }
 
-// Each layout with two training classes and two test classes of three images each (In-shop: two training items, two
-// items with a query and two gallery images each, and a gallery distractor).
+// Each layout with two test classes of three images each and two training classes (SOP and In-shop: four, in two
+// super-classes / categories, so that the training level shows in the class count; In-shop's test: two items with a
+// query and two gallery images each, and a gallery distractor).
 void write_layout(const std::string& layout, const fs::path& root) {
   std::ofstream out;
   if (layout == "cub") {
@@ -68,7 +71,7 @@ void write_layout(const std::string& layout, const fs::path& root) {
       }
   } else if (layout == "sop") {
     int id = 1;
-    for (const auto& [file, classes] : {std::pair<std::string, std::vector<int>>{"Ebay_train.txt", {1, 2}},
+    for (const auto& [file, classes] : {std::pair<std::string, std::vector<int>>{"Ebay_train.txt", {1, 2, 5, 6}},
                                         {"Ebay_test.txt", {3, 4}}}) {
       std::ofstream list(root / file);
       list << "image_id class_id super_class_id path\n";
@@ -88,7 +91,7 @@ void write_layout(const std::string& layout, const fs::path& root) {
       jpeg(root / rel, item, unsigned(item * 10 + n));
       rows.push_back(rel + " " + id + " " + status);
     };
-    for (int item : {1, 2})
+    for (int item : {1, 2, 6, 7})
       for (int n = 1; n <= 3; ++n) image(item, n, "train");
     for (int item : {3, 4}) {
       image(item, 1, "query");
@@ -112,6 +115,14 @@ Reproduction reproduction_of(const std::string& config) {
   return {};
 }
 
+// What a run's log line says it trains on: "class (4 classes)" of "...; trains on level class (4 classes); ...".
+std::string trained_on(const std::string& log) {
+  const std::string key = "trains on level ";
+  const auto a = log.find(key);
+  if (a == std::string::npos) return "(no training level in the log)";
+  return log.substr(a + key.size(), log.find(')', a) + 1 - a - key.size());
+}
+
 }  // namespace
 
 TEST_CASE("the fine-grained configs of [XHN] Table 1 and [LCC] Table 2 smoke-run on a fixture of each official "
@@ -120,6 +131,13 @@ TEST_CASE("the fine-grained configs of [XHN] Table 1 and [LCC] Table 2 smoke-run
   const std::vector<std::pair<std::string, std::string>> configs = {
       {"xhn-table1-cub.json", "cub"},       {"xhn-table1-cars.json", "cars"}, {"xhn-table1-sop.json", "sop"},
       {"xhn-table1-inshop.json", "inshop"}, {"lcc-table2-cars.json", "cars"}, {"lcc-table2-cub.json", "cub"}};
+  // the level each trains on, the finest (the class labels, as [XHN] and [LCC] train), and its class count; for the
+  // layouts with a coarser level, that level and its count, which must differ (the negative control)
+  const std::map<std::string, std::string> finest = {
+      {"cub", "class (2 classes)"}, {"cars", "class (2 classes)"}, {"sop", "class (4 classes)"},
+      {"inshop", "item (4 classes)"}};
+  const std::map<std::string, std::pair<std::string, std::string>> coarse = {
+      {"sop", {"superclass", "superclass (2 classes)"}}, {"inshop", {"category", "category (2 classes)"}}};
   for (const auto& [file, layout] : configs) {
     SECTION(file) {
       const ScratchDir data("dmlbench-finegrained-" + layout), out("dmlbench-finegrained-run");
@@ -139,6 +157,14 @@ TEST_CASE("the fine-grained configs of [XHN] Table 1 and [LCC] Table 2 smoke-run
       const auto m = train_run(c, {out.root(), false, "test"}, log);
       INFO(log.str());
       CHECK(m["steps"] == 2);
+      CHECK(trained_on(log.str()) == finest.at(layout));
+      if (coarse.count(layout)) {
+        auto at_coarse = smoke;
+        at_coarse.push_back("dataset.train_level=" + coarse.at(layout).first);
+        const auto d = load_training_data(load_run_config(kRepo + "/experiments/configs/" + file, at_coarse, kRepo));
+        CHECK(trained_on(d.description) == coarse.at(layout).second);
+        CHECK(trained_on(d.description) != finest.at(layout));
+      }
       int claims = 0;
       for (const auto& metric : r.metrics)  // the claimed metrics (R@1: the fixture's sets are smaller than R@10's K)
         if (!metric.claim.empty()) {

@@ -24,6 +24,7 @@ using namespace dmlbench::experiments;
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
 
 namespace {
 
@@ -81,7 +82,14 @@ TEST_CASE("omniglot layout as training data: background trains, evaluation tests
   const auto root = omniglot_tree();
   const auto d = load_image_layout(parse_run_config(omniglot_config(root), {}, "/"));
   CHECK(d.channels == 1);
-  CHECK(d.default_train_level == "alphabet");
+  // the finest level (the class labels) trains unless the config names another; the log line says which, and how
+  // many classes (control: a config naming the coarse level gets the coarse statement)
+  CHECK(d.default_train_level == "character");
+  CHECK_THAT(d.description, EndsWith("; trains on level character (6 classes)"));
+  auto coarse = omniglot_config(root);
+  coarse["dataset"]["train_level"] = "alphabet";
+  CHECK_THAT(load_image_layout(parse_run_config(coarse, {}, "/")).description,
+             EndsWith("; trains on level alphabet (3 classes)"));
   // 6 training letters of 5 drawers: round(0.2 x 5) = 1 of each held out.
   CHECK(d.train.size == 24);
   CHECK(d.eval_set_names() == std::vector<std::string>{"heldout", "test"});

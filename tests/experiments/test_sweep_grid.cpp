@@ -27,7 +27,7 @@ SweepGrid grid_of(const std::string& text) { return parse_sweep_grid(json::parse
 json sim_grid() {
   return json::parse(R"({"name": "g", "command": "sim collapse", "set": {"n": 12, "restarts": 2},
     "arms": [{"name": "all", "set": {"sampling": "all"}}, {"name": "eps", "set": {"sampling": "eps"}}],
-    "axes": {"noise": [0.6, 0.8], "dim": [2, 3]}, "seeds": [1, 5]})");
+    "axes": {"p-correct": [0.6, 0.8], "dim": [2, 3]}, "seeds": [1, 5]})");
 }
 
 std::string arg_after(const std::vector<std::string>& args, const std::string& flag) {
@@ -47,13 +47,13 @@ TEST_CASE("a sim grid expands to arms x axes (first axis outermost) x seeds, eac
   const auto plan = expand_sweep(parse_sweep_grid(sim_grid(), "grid.json", kRepo), "/sweeps/g/", {}, kRepo);
   REQUIRE(plan.points.size() == 2u * 2u * 2u * 2u);
   CHECK(plan.dir == "/sweeps/g");
-  CHECK(plan.points[0].name == "all/noise-0.6_dim-2/seed1");
-  CHECK(plan.points[1].name == "all/noise-0.6_dim-2/seed5");
-  CHECK(plan.points[2].name == "all/noise-0.6_dim-3/seed1");
-  CHECK(plan.points[4].name == "all/noise-0.8_dim-2/seed1");
-  CHECK(plan.points[8].name == "eps/noise-0.6_dim-2/seed1");
-  CHECK(plan.points[8].arm == "eps noise=0.6 dim=2");
-  CHECK(plan.points[8].coordinates == json::parse(R"({"arm": "eps", "noise": 0.6, "dim": 2, "seed": 1})"));
+  CHECK(plan.points[0].name == "all/p-correct-0.6_dim-2/seed1");
+  CHECK(plan.points[1].name == "all/p-correct-0.6_dim-2/seed5");
+  CHECK(plan.points[2].name == "all/p-correct-0.6_dim-3/seed1");
+  CHECK(plan.points[4].name == "all/p-correct-0.8_dim-2/seed1");
+  CHECK(plan.points[8].name == "eps/p-correct-0.6_dim-2/seed1");
+  CHECK(plan.points[8].arm == "eps p-correct=0.6 dim=2");
+  CHECK(plan.points[8].coordinates == json::parse(R"({"arm": "eps", "p-correct": 0.6, "dim": 2, "seed": 1})"));
   std::set<std::string> names;
   for (std::size_t i = 0; i < plan.points.size(); ++i) {
     CHECK(plan.points[i].index == i);
@@ -62,15 +62,16 @@ TEST_CASE("a sim grid expands to arms x axes (first axis outermost) x seeds, eac
   }
   CHECK(names.size() == plan.points.size());
   // the command: the options in the command's order, the point's seed and its own result file
-  const auto& a = plan.points[11].args;  // eps, noise 0.6, dim 3, seed 5
+  const auto& a = plan.points[11].args;  // eps, p-correct 0.6, dim 3, seed 5
   CHECK(a[0] == "sim");
   CHECK(a[1] == "collapse");
   CHECK(arg_after(a, "--n") == "12");
-  CHECK(arg_after(a, "--noise") == "0.6");
+  CHECK(arg_after(a, "--p-correct") == "0.6");
+  CHECK(arg_after(a, "--noise").empty());
   CHECK(arg_after(a, "--dim") == "3");
   CHECK(arg_after(a, "--sampling") == "eps");
   CHECK(arg_after(a, "--seed") == "5");
-  CHECK(arg_after(a, "--out") == "/sweeps/g/eps/noise-0.6_dim-3/seed5/result.json");
+  CHECK(arg_after(a, "--out") == "/sweeps/g/eps/p-correct-0.6_dim-3/seed5/result.json");
 }
 
 TEST_CASE("later overrides win: the grid's set, the arm, the axis, then the command line", "[experiments][sweep]") {
@@ -96,12 +97,18 @@ TEST_CASE("a sim grid's bad keys, types and values are one error naming them, be
   };
   using Catch::Matchers::Contains;
   CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["nosie"] = {0.7}; }), "grid.json", kRepo),
-                    Contains("no option \"nosie\"") && Contains("did you mean \"noise\""));
+                    Contains("no option \"nosie\""));
+  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["p-corect"] = {0.7}; }), "grid.json", kRepo),
+                    Contains("no option \"p-corect\"") && Contains("did you mean \"p-correct\""));
+  // the old name of p-correct: refused, naming the new one (control: the grid as it is parses)
+  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["set"]["noise"] = 0.8; }), "grid.json", kRepo),
+                    Contains("no option \"noise\" (renamed \"p-correct\""));
+  CHECK_NOTHROW(parse_sweep_grid(sim_grid(), "grid.json", kRepo));
   CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["n"] = {12.5}; }), "grid.json", kRepo),
                     Contains("n must be an integer, got 12.5"));
-  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["noise"] = json::array(); }), "grid.json", kRepo),
-                    Contains("axis noise must be a non-empty list"));
-  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["noise"] = {0.6, 0.6}; }), "grid.json", kRepo),
+  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["p-correct"] = json::array(); }), "grid.json", kRepo),
+                    Contains("axis p-correct must be a non-empty list"));
+  CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["axes"]["p-correct"] = {0.6, 0.6}; }), "grid.json", kRepo),
                     Contains("listed twice"));
   CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["set"]["seed"] = 3; }), "grid.json", kRepo),
                     Contains("seeds"));
@@ -113,14 +120,15 @@ TEST_CASE("a sim grid's bad keys, types and values are one error naming them, be
                     Contains("listed twice"));
   CHECK_THROWS_WITH(parse_sweep_grid(bad([](json& g) { g["command"] = "sim phase"; }), "grid.json", kRepo),
                     Contains("command must be"));
-  // the value check the command line passes (here: noise must be above 1/classes) fails the expansion, naming the point
+  // the value check the command line passes (here: p-correct must be above 1/classes) fails the expansion, naming the
+  // point
   const SimOptionCheck check = [](const json& o) {
-    if (o.value("noise", 1.0) <= 0.5) throw std::invalid_argument("noise must be in (1/t, 1]");
+    if (o.value("p-correct", 1.0) <= 0.5) throw std::invalid_argument("p-correct must be in (1/t, 1]");
   };
   json low = sim_grid();
-  low["axes"]["noise"] = {0.8, 0.5};
+  low["axes"]["p-correct"] = {0.8, 0.5};
   CHECK_THROWS_WITH(expand_sweep(parse_sweep_grid(low, "grid.json", kRepo), "/s", {}, kRepo, check),
-                    Contains("point all/noise-0.5_dim-2/seed1") && Contains("noise must be in"));
+                    Contains("point all/p-correct-0.5_dim-2/seed1") && Contains("p-correct must be in"));
   CHECK_NOTHROW(expand_sweep(parse_sweep_grid(sim_grid(), "grid.json", kRepo), "/s", {}, kRepo, check));
   CHECK_THROWS_WITH(expand_sweep(parse_sweep_grid(sim_grid(), "grid.json", kRepo), "/s", {"nose=1"}, kRepo),
                     Contains("no option \"nose\""));
