@@ -3,22 +3,18 @@
 #include "commands.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
-#include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/process_pool.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/slurm_array_script.hpp"
 #include "dmlbench/experiments/sweep_grid.hpp"
+#include "dmlbench/experiments/sweep_point_runner.hpp"
 #include "dmlbench/experiments/sweep_state.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -53,12 +49,6 @@ std::string read_text(const fs::path& f) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-std::string seconds_text(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(0) << s << " s";
-  return o.str();
 }
 
 struct SweepRequest {
@@ -122,76 +112,66 @@ int collect(const ex::SweepPlan& plan, const std::string& out_file, bool require
   return 0;
 }
 
-// Runs the pending points here, `jobs` at a time, each as `dmlbench sweep run-point` (the same as a Slurm task).
+// The pending points as jobs of a pool, each `dmlbench sweep run-point DIR k` (the same as a Slurm task) with its
+// output appended to the point's log. One that starts from another point's weights runs after it; one whose point is
+// being run by another task now is held.
+std::vector<ex::PoolJob> point_jobs(const ex::SweepPlan& plan, const std::vector<std::size_t>& todo) {
+  const std::string exe = self_exe();
+  std::map<std::size_t, long> job_of;  // point -> its job
+  for (std::size_t j = 0; j < todo.size(); ++j) job_of[todo[j]] = long(j);
+  std::vector<ex::PoolJob> jobs;
+  for (const auto i : todo) {
+    const auto& p = plan.points[i];
+    ex::PoolJob job{{exe, "sweep", "run-point", plan.dir, std::to_string(i)},
+                    ex::point_dir(plan, p) + "/" + ex::kSweepLog, true, -1, false};
+    if (p.depends >= 0) {
+      const auto dep = job_of.find(std::size_t(p.depends));
+      if (dep != job_of.end())
+        job.after = dep->second;
+      else  // finished before, or another task runs it now
+        job.held = ex::point_status(plan, plan.points[std::size_t(p.depends)], 0).state != ex::PointState::done;
+    }
+    jobs.push_back(job);
+  }
+  return jobs;
+}
+
+// Runs the pending points here, `jobs` at a time.
 int run_local(const ex::SweepPlan& plan, int jobs) {
   std::size_t done_before = 0;
   const auto todo = pending_points(plan, &done_before);
   const std::size_t n = plan.points.size();
   std::cerr << "[sweep] " << plan.grid.name << ": " << todo.size() << " of " << n << " points to run, " << jobs
             << " at a time (" << done_before << " finished before; " << plan.dir << ")" << std::endl;
-  const std::string exe = self_exe();
-  std::vector<int> state(n, 0);  // 0 waiting, 1 running, 2 done, 3 failed or skipped
-  for (const auto& p : plan.points)
-    if (ex::point_status(plan, p, 0).state == ex::PointState::done) state[p.index] = 2;
-  std::map<pid_t, std::size_t> running;
-  std::size_t finished = 0, failed = 0, next = 0;
-  const auto t0 = std::chrono::steady_clock::now();
   // one progress line for the whole grid: rewritten in place on a terminal, a line per finished point in a log
   const bool tty = ::isatty(STDERR_FILENO) != 0;
-  auto progress = [&]() {
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << (tty ? "\r\033[K" : "") << "[sweep] " << plan.grid.name << ": " << done_before + finished - failed << "/" << n
-              << " points finished (this run " << finished << "/" << todo.size() << ", " << failed << " failed), "
-              << seconds_text(el);
-    if (finished > 0 && finished < todo.size())
-      std::cerr << ", ETA " << seconds_text(el / double(finished) * double(todo.size() - finished));
-    if (!tty || finished == todo.size()) std::cerr << "\n";
-    std::cerr << std::flush;
+  ex::PoolOptions o;
+  o.jobs = jobs;
+  o.what = "the sweep";
+  o.progress_in_place = tty;
+  o.succeeded = [&](std::size_t j, const ex::ChildResult& r) {
+    return r.ok() && ex::point_status(plan, plan.points[todo[j]], 0).state == ex::PointState::done;
   };
-  std::vector<std::size_t> queue = todo;
-  while (finished < todo.size()) {
-    // start points in order; one that starts from another point's weights waits for it, and is skipped if it failed
-    for (std::size_t q = next; q < queue.size() && int(running.size()) < jobs; ++q) {
-      const std::size_t i = queue[q];
-      if (state[i] != 0) continue;
-      const long dep = plan.points[i].depends;
-      if (dep >= 0 && state[std::size_t(dep)] == 3) {
-        state[i] = 3;
-        ++finished;
-        ++failed;
-        std::cerr << "[sweep] " << plan.points[i].name << " skipped: it starts from " << plan.points[std::size_t(dep)].name
-                  << ", which failed" << std::endl;
-        continue;
-      }
-      if (dep >= 0 && state[std::size_t(dep)] != 2) continue;
-      const std::string log = ex::point_dir(plan, plan.points[i]) + "/" + ex::kSweepLog;
-      fs::create_directories(ex::point_dir(plan, plan.points[i]));
-      running[ex::start_process({exe, "sweep", "run-point", plan.dir, std::to_string(i)}, log, true)] = i;
-      state[i] = 1;
-    }
-    while (next < queue.size() && state[queue[next]] >= 2) ++next;
-    if (running.empty()) break;
-    int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      throw std::runtime_error("waitpid failed while running the sweep");
-    }
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const std::size_t i = it->second;
-    running.erase(it);
-    ++finished;
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-                    ex::point_status(plan, plan.points[i], 0).state == ex::PointState::done;
-    state[i] = ok ? 2 : 3;
-    if (!ok) {
-      ++failed;
-      const auto st = ex::point_status(plan, plan.points[i]);
-      std::cerr << (tty ? "\r\033[K" : "") << "[sweep] " << plan.points[i].name << " failed (" << st.detail << "); its log ends:\n" << st.log_tail;
-    }
-    progress();
-  }
+  o.on_finish = [&](std::size_t j, const ex::JobOutcome& out) {
+    const auto& p = plan.points[todo[j]];
+    if (out.state == ex::JobState::skipped)
+      std::cerr << "[sweep] " << p.name << " skipped: it starts from " << plan.points[std::size_t(p.depends)].name
+                << ", which failed" << std::endl;
+    if (out.state != ex::JobState::failed) return;
+    const auto st = ex::point_status(plan, p);
+    std::cerr << (tty ? "\r\033[K" : "") << "[sweep] " << p.name << " failed (" << st.detail << "); its log ends:\n"
+              << st.log_tail;
+  };
+  o.progress_text = [&](const ex::PoolProgress& pr) {
+    std::string t = "[sweep] " + plan.grid.name + ": " + std::to_string(done_before + pr.finished - pr.failed) + "/" +
+                    std::to_string(n) + " points finished (this run " + std::to_string(pr.finished) + "/" +
+                    std::to_string(pr.total) + ", " + std::to_string(pr.failed) + " failed), " +
+                    ex::seconds_text(pr.seconds);
+    if (pr.finished > 0 && pr.finished < pr.total) t += ", ETA " + ex::seconds_text(pr.eta_seconds());
+    return t;
+  };
+  const auto r = ex::run_pool(point_jobs(plan, todo), o);
+  const std::size_t finished = todo.size() - r.not_started, failed = r.failed + r.skipped;
   if (finished < todo.size())
     std::cerr << "[sweep] " << todo.size() - finished << " points wait for points another task is running; run the "
               << "sweep again once it has finished" << std::endl;
@@ -250,10 +230,7 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
   }
   std::cerr << "[sweep] submitting " << todo.size() << " of " << plan.points.size() << " points: " << file.string()
             << (q.wait ? " (sbatch --wait: until the array ends)" : "") << std::endl;
-  const pid_t pid = ex::start_process(argv, log.string(), false);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
+  const int status = ex::run_and_wait(argv, log.string(), false).wait_status;
   std::string out = read_text(log);
   std::string job = out.substr(0, out.find_first_of(";\n"));
   if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos)  // --parsable prints the job id first
@@ -298,73 +275,6 @@ int print_status(const ex::SweepPlan& plan) {
       std::cout << "Slurm job " << s.value("job", std::string()) << ": " << s["points"].size() << " points, submitted "
                 << s.value("submitted", std::string()) << "\n";
   return 0;
-}
-
-volatile std::sig_atomic_t g_signal = 0;
-void remember_signal(int s) { g_signal = s; }
-
-// One point: what a Slurm array task (and the local runner) runs. A point being run elsewhere or already finished is
-// left alone; otherwise its command runs with its output appended to the point's log, and its exit status is kept.
-int run_point(const std::string& dir, long index) {
-  const auto plan = ex::read_sweep_plan(dir, kRepo);
-  if (index < 0 || std::size_t(index) >= plan.points.size())
-    throw std::invalid_argument("point " + std::to_string(index) + ": " + dir + " has points 0-" +
-                                std::to_string(plan.points.size() - 1));
-  const auto& p = plan.points[std::size_t(index)];
-  const fs::path pdir = ex::point_dir(plan, p);
-  fs::create_directories(pdir);
-  // the lock stays with the command (inherited), so a point whose runner was killed still shows as running
-  const int fd = ::open((pdir / ex::kSweepLock).c_str(), O_RDWR | O_CREAT, 0644);
-  if (fd < 0) throw std::runtime_error("cannot open " + (pdir / ex::kSweepLock).string());
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    std::cout << "[sweep] point " << p.name << " is being run by another task; this one leaves it\n";
-    return 0;
-  }
-  if (fs::is_regular_file(pdir / p.result)) {
-    std::cout << "[sweep] point " << p.name << " has finished already (" << p.result << ")\n";
-    return 0;
-  }
-  if (p.depends >= 0) {
-    const auto& d = plan.points[std::size_t(p.depends)];
-    if (!fs::is_regular_file(fs::path(ex::point_dir(plan, d)) / d.result))
-      throw std::runtime_error("point " + p.name + " starts from point " + d.name + "'s weights, which has not finished");
-  }
-  fs::remove(pdir / ex::kSweepStatus);
-  const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
-  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
-  char host[256] = {0};
-  ::gethostname(host, sizeof host - 1);
-  const std::string log = (pdir / ex::kSweepLog).string();
-  {
-    std::ofstream l(log, std::ios::app);
-    l << "=== dmlbench sweep run-point " << index << " (" << p.name << ") on " << host << " at " << now_text()
-      << (job ? std::string(", Slurm job ") + job + "_" + (task ? task : "") : std::string()) << "\n";
-  }
-  std::vector<std::string> argv = {self_exe()};
-  argv.insert(argv.end(), p.args.begin(), p.args.end());
-  struct sigaction sa {};
-  sa.sa_handler = remember_signal;
-  sigaction(SIGTERM, &sa, nullptr);  // Slurm's time limit / scancel: wait for the command, then record its status
-  sigaction(SIGINT, &sa, nullptr);
-  const std::string started = now_text();
-  const auto t0 = std::chrono::steady_clock::now();
-  const pid_t pid = ex::start_process(argv, log, true);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("waitpid failed for point " + p.name);
-    if (g_signal) ::kill(pid, g_signal);  // pass it on (the command saves nothing partial: it checkpoints per epoch)
-  }
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  std::string desc = ex::exit_description(status);
-  if (desc.empty() && !fs::is_regular_file(pdir / p.result)) desc = "exited 0 without writing " + p.result;
-  json st = {{"point", p.name},        {"index", index},         {"description", desc},
-             {"ok", desc.empty()},     {"seconds", secs},        {"host", host},
-             {"started", started},     {"finished", now_text()}, {"slurm_job", job ? json(job) : json(nullptr)},
-             {"slurm_task", task ? json(task) : json(nullptr)}};
-  ex::write_file_atomically((pdir / ex::kSweepStatus).string(), st.dump(2) + "\n");
-  std::cout << "[sweep] point " << p.name << (desc.empty() ? " finished" : " failed: " + desc) << " ("
-            << seconds_text(secs) << ")\n";
-  return desc.empty() ? 0 : 1;
 }
 
 }  // namespace
@@ -424,7 +334,9 @@ void add_sweep_commands(CLI::App& app, int& exit_code) {
   auto rp_index = std::make_shared<long>(-1);
   rp->add_option("dir", *rp_dir, "the sweep folder")->required();
   rp->add_option("index", *rp_index, "the point's index in sweep.json")->required();
-  rp->callback([rp_dir, rp_index, &exit_code] { exit_code = run_point(*rp_dir, *rp_index); });
+  rp->callback([rp_dir, rp_index, &exit_code] {
+    exit_code = ex::run_sweep_point({*rp_dir, *rp_index, kRepo, self_exe()}, std::cout);
+  });
 
   sw->callback([sw, q, &exit_code] {
     if (!sw->get_subcommands().empty()) return;  // status, collect or run-point ran

@@ -1,4 +1,4 @@
-// The LibTorch sub-commands live in a module loaded on demand (see experiments/CMakeLists.txt).
+// The LibTorch sub-commands live in a module loaded on demand (see apps/CMakeLists.txt).
 #include "commands.hpp"
 
 #include <dlfcn.h>

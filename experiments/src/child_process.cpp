@@ -5,8 +5,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 
 extern char** environ;
@@ -36,6 +40,68 @@ std::string exit_description(int ws) {
   if (WIFEXITED(ws)) return WEXITSTATUS(ws) == 0 ? "" : "exit status " + std::to_string(WEXITSTATUS(ws));
   if (WIFSIGNALED(ws)) return "killed by signal " + std::to_string(WTERMSIG(ws));
   return "unknown wait status";
+}
+
+int ChildResult::exit_code() const { return WIFEXITED(wait_status) ? WEXITSTATUS(wait_status) : -1; }
+
+namespace {
+
+volatile std::sig_atomic_t g_last_signal = 0;
+volatile std::sig_atomic_t g_signal_count = 0;
+void remember_signal(int s) {
+  g_last_signal = s;
+  g_signal_count = g_signal_count + 1;
+}
+
+// While it lives (and `active`), SIGTERM and SIGINT are remembered instead of ending this process; pass_on sends each
+// one remembered since the last call to the child.
+class SignalRelay {
+ public:
+  explicit SignalRelay(bool active) : active_(active) {
+    if (!active_) return;
+    struct sigaction sa {};
+    sa.sa_handler = remember_signal;  // no SA_RESTART: the wait returns EINTR, and the signal is passed on
+    sigaction(SIGTERM, &sa, &old_term_);
+    sigaction(SIGINT, &sa, &old_int_);
+    passed_ = g_signal_count;
+  }
+  ~SignalRelay() {
+    if (!active_) return;
+    sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGINT, &old_int_, nullptr);
+  }
+  SignalRelay(const SignalRelay&) = delete;
+  SignalRelay& operator=(const SignalRelay&) = delete;
+  void pass_on(pid_t pid) {
+    if (!active_ || g_signal_count == passed_) return;
+    passed_ = g_signal_count;
+    ::kill(pid, g_last_signal);
+  }
+
+ private:
+  bool active_;
+  std::sig_atomic_t passed_ = 0;
+  struct sigaction old_term_ {}, old_int_ {};
+};
+
+}  // namespace
+
+ChildResult run_and_wait(const std::vector<std::string>& argv, const std::string& log_path, bool append,
+                         bool pass_on_signals) {
+  std::cout.flush();
+  std::cerr.flush();
+  SignalRelay relay(pass_on_signals);
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = start_process(argv, log_path, append);
+  ChildResult r;
+  relay.pass_on(pid);  // one that came while it started
+  while (waitpid(pid, &r.wait_status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("waitpid failed for " + argv[0] + ": " + std::strerror(errno));
+    relay.pass_on(pid);
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.description = exit_description(r.wait_status);
+  return r;
 }
 
 std::string file_tail(const std::string& path, std::size_t lines) {

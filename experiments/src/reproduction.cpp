@@ -18,6 +18,20 @@ namespace dmlbench::experiments {
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& profile_names() {
+  static const std::vector<std::string> names = {"quick", "default", "full"};
+  return names;
+}
+
+void check_profile_name(const std::string& name, const std::string& what) {
+  const auto& names = profile_names();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return;
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  throw config_error(what + " must be " + list + ", got '" + name + "'");
+}
+
 namespace {
 
 void only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
@@ -143,8 +157,7 @@ Reproduction parse_reproduction(const json& source, const std::string& path, con
   }
   if (!j.contains("profiles") || !j["profiles"].is_object()) throw config_error(w + ": \"profiles\" is required");
   for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
-    if (it.key() != "quick" && it.key() != "default" && it.key() != "full")
-      throw config_error(w + ": profile \"" + it.key() + "\" is not quick, default or full");
+    check_profile_name(it.key(), w + ": a profile");
     only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs"}, w + ": profile " + it.key());
     ReproductionProfile p;
     p.seeds = it.value().value("seeds", 1);

@@ -1,5 +1,6 @@
-// Child processes of dmlbench (the report's stages, `reproduce --jobs`): started with their output in a log file, their
-// wait status in words, and the tail of the log a failure shows. Torch-free.
+// Child processes of dmlbench (the report's stages, a sweep's points, `reproduce --jobs`): started with their output in
+// a log file, one run to its end, their wait status in words, and the tail of the log a failure shows. Torch-free.
+// Several at a time: process_pool.hpp.
 #pragma once
 
 #include <sys/types.h>
@@ -17,6 +18,23 @@ pid_t start_process(const std::vector<std::string>& argv, const std::string& log
 
 // A waitpid status in words: "" for exit status 0, else "exit status N" / "killed by signal N".
 std::string exit_description(int wait_status);
+
+// How a child ended.
+struct ChildResult {
+  int wait_status = 0;      // as waitpid gives it
+  std::string description;  // exit_description(wait_status): "" when it exited 0
+  double seconds = 0;       // from its start to its end
+  bool ok() const { return description.empty(); }
+  int exit_code() const;  // its exit status; -1 when a signal ended it
+};
+
+// Starts argv as start_process does and waits for its end (through interrupted waits). std::cout and std::cerr are
+// flushed first, so that what this process printed comes before the child's output. With `pass_on_signals`, a
+// SIGTERM or SIGINT that this process receives meanwhile is passed on to the child, and this process goes on until
+// the child has ended (Slurm's time limit, scancel); the previous handlers are restored before it returns. Throws
+// std::runtime_error when the child cannot be started or waited for.
+ChildResult run_and_wait(const std::vector<std::string>& argv, const std::string& log_path, bool append,
+                         bool pass_on_signals = false);
 
 // The last `lines` lines of a text file, each indented as "  | " (nothing for a missing file).
 std::string file_tail(const std::string& path, std::size_t lines);

@@ -44,6 +44,11 @@ struct ReproductionProfile {
   double estimate_seconds = 60;
   int jobs = 1;  // runs at a time, each its own process
 };
+// The profiles a reproduction may be run in, in order of size: quick, default, full.
+const std::vector<std::string>& profile_names();
+// Throws config_error "<what> must be quick, default or full, got '<name>'" unless `name` is one of profile_names().
+void check_profile_name(const std::string& name, const std::string& what);
+
 struct Reproduction {
   std::string file, id, stage, title, paper, where, config;
   std::vector<std::string> set;

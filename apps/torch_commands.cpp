@@ -6,7 +6,7 @@
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
-#include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/process_pool.hpp"
 #include "eval_command.hpp"
 
 #include <nlohmann/json.hpp>
@@ -14,8 +14,6 @@
 #include <CLI/CLI.hpp>
 #include <Eigen/Core>
 #include <boost/version.hpp>
-
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cmath>
@@ -43,6 +41,50 @@ struct ReproduceRequest {
   bool resume = false;
 };
 
+// Each run in its own `dmlbench train` process, `jobs` at a time (each trains on one thread as before, so a run's
+// numbers do not depend on the job count); its output in <run>/train_log.txt. Returns the runs' metrics.json in run
+// order; the first failure ends it (once the runs still going have finished) with the tail of its log.
+std::vector<json> run_as_processes(const ex::Reproduction& r, const std::vector<ex::ReproductionRun>& runs, int jobs,
+                                   bool resume) {
+  const std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
+  std::vector<ex::PoolJob> pool;
+  for (const auto& run : runs) {  // one that starts from another run's weights waits for that run to finish
+    ex::PoolJob job{argv0, (fs::path(run.dir) / "train_log.txt").string(), false, run.depends, false};
+    for (const auto& kv : run.set) job.argv.insert(job.argv.end(), {"--set", kv});
+    job.argv.insert(job.argv.end(), {"--out", run.dir});
+    if (resume) job.argv.push_back("--resume");
+    pool.push_back(job);
+  }
+  ex::PoolOptions o;
+  o.jobs = jobs;
+  o.stop_on_failure = true;
+  o.what = "the reproduction's jobs";
+  o.on_start = [&](std::size_t i) {
+    const auto& run = runs[i];
+    std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << " started: "
+              << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed
+              << " (log " << pool[i].log_path << ")" << std::endl;
+  };
+  o.progress_text = [](const ex::PoolProgress& p) {
+    return "[reproduce] " + std::to_string(p.finished) + "/" + std::to_string(p.total) + " runs done, " +
+           ex::seconds_text(p.seconds) + ", ETA " + ex::seconds_text(p.eta_seconds());
+  };
+  std::string failure;  // the first run to fail
+  o.on_finish = [&](std::size_t i, const ex::JobOutcome& out) {
+    if (out.state == ex::JobState::failed && failure.empty())
+      failure = "run " + runs[i].dir + " failed; its log:\n" + out.log_tail;
+  };
+  ex::run_pool(pool, o);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  std::vector<json> metrics;
+  for (const auto& run : runs) {
+    std::ifstream in(fs::path(run.dir) / "metrics.json");
+    if (!in) throw std::runtime_error("run " + run.dir + " finished without metrics.json");
+    metrics.push_back(json::parse(in));
+  }
+  return metrics;
+}
+
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
 // comparison table (ours next to the paper's numbers, Welch's p, the verdict).
 void reproduce(const ReproduceRequest& q) {
@@ -67,52 +109,8 @@ void reproduce(const ReproduceRequest& q) {
   const auto t0 = std::chrono::steady_clock::now();
   const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
   if (jobs > 1) {
-    // Each run in its own `dmlbench train` process, `jobs` at a time (each trains on one thread as before, so a run's
-    // numbers do not depend on the job count); its output in <run>/train_log.txt. Results are collected in run order.
-    std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
-    std::map<pid_t, std::size_t> running;
-    std::size_t next = 0, done = 0;
-    std::vector<bool> finished(runs.size(), false);
-    std::string failure;
-    auto log_of = [&](std::size_t i) { return fs::path(runs[i].dir) / "train_log.txt"; };
-    while (done < runs.size()) {
-      // runs start in order; one that starts from another run's weights waits for that run to finish
-      while (failure.empty() && next < runs.size() && int(running.size()) < jobs &&
-             (runs[next].depends < 0 || finished[std::size_t(runs[next].depends)])) {
-        const auto& run = runs[next];
-        fs::create_directories(run.dir);
-        auto a = argv0;
-        for (const auto& kv : run.set) a.insert(a.end(), {"--set", kv});
-        a.insert(a.end(), {"--out", run.dir});
-        if (q.resume) a.push_back("--resume");
-        std::cerr << "[reproduce] " << r.id << " run " << next + 1 << "/" << runs.size() << " started: "
-                  << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed
-                  << " (log " << log_of(next).string() << ")" << std::endl;
-        running[ex::start_process(a, log_of(next).string(), false)] = next;
-        ++next;
-      }
-      if (running.empty()) break;
-      int status = 0;
-      const pid_t pid = waitpid(-1, &status, 0);
-      if (pid < 0) throw std::runtime_error("waitpid failed while running the reproduction's jobs");
-      const auto it = running.find(pid);
-      if (it == running.end()) continue;
-      const std::size_t i = it->second;
-      running.erase(it);
-      ++done;
-      finished[i] = true;
-      if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && failure.empty())
-        failure = "run " + runs[i].dir + " failed; its log:\n" + ex::file_tail(log_of(i).string(), 15);
-      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      std::cerr << "[reproduce] " << done << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
-                << el << " s, ETA " << el / double(done) * double(runs.size() - done) << " s" << std::endl;
-    }
-    if (!failure.empty()) throw std::runtime_error(failure);
-    for (const auto& run : runs) {
-      std::ifstream in(fs::path(run.dir) / "metrics.json");
-      if (!in) throw std::runtime_error("run " + run.dir + " finished without metrics.json");
-      results[run.variant][run.arm].push_back(json::parse(in));
-    }
+    const auto metrics = run_as_processes(r, runs, jobs, q.resume);
+    for (std::size_t i = 0; i < runs.size(); ++i) results[runs[i].variant][runs[i].arm].push_back(metrics[i]);
   }
   for (std::size_t i = 0; jobs <= 1 && i < runs.size(); ++i) {
     const auto& run = runs[i];
@@ -252,8 +250,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   rep->add_option("--set", q->set, "override a config key of every run: key=value (repeatable)");
   rep->add_flag("--resume", q->resume, "continue runs from their checkpoints");
   rep->callback([q] {
-    if (q->profile != "quick" && q->profile != "default" && q->profile != "full")
-      throw ex::config_error("--profile must be quick, default or full, got '" + q->profile + "'");
+    ex::check_profile_name(q->profile, "--profile");
     if (q->seeds < 0) throw ex::config_error("--seeds must be >= 1");
     if (q->jobs < 0) throw ex::config_error("--jobs must be >= 1");
     reproduce(*q);
