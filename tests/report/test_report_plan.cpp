@@ -259,7 +259,7 @@ TEST_CASE("report caching: a missing output, --force, or another command reruns 
   CHECK(stage(there, "sims-phase").hash == stage(deflt, "sims-phase").hash);
 }
 
-TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time; 0 when not selected",
+TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time, 0 when not selected",
           "[report]") {
   Scratch s;
   auto stages = s.hashed();
