@@ -1,4 +1,5 @@
 // dmlbench report: run every stage (theory, sims, experiments), execute the notebooks, write reports/REPORT.md.
+#include "dmlbench/experiments/reproduction.hpp"
 #include "commands.hpp"
 
 #include "report_builder.hpp"
@@ -42,8 +43,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
   rep->callback([cfg, quick, profile, stages, out_opt, work_opt, src, &exit_code] {
     cfg->profile = *quick ? "quick" : *profile;
-    if (cfg->profile != "quick" && cfg->profile != "default" && cfg->profile != "full")
-      throw std::invalid_argument("--profile must be quick, default or full, got '" + cfg->profile + "'");
+    dmlbench::experiments::check_profile_name(cfg->profile, "--profile");
     if (cfg->profile != "default") {  // never overwrite the committed default report with another profile's
       if (out_opt->count() == 0) cfg->out = src + "/out/" + cfg->profile + "-report";
       if (work_opt->count() == 0) cfg->work = src + "/out/report-" + cfg->profile;

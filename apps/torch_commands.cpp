@@ -157,7 +157,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   auto max_steps = std::make_shared<long>(-2);
   auto device = std::make_shared<std::string>();
   auto print_schema = std::make_shared<bool>(false);
-  train->add_option("--config", *config, "run config (JSON); see README.md for the schema");
+  train->add_option("--config", *config, "run config (JSON); its schema: experiments/README.md or --schema");
   train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
   train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
   train->add_flag("--resume", *resume, "continue from the run folder's checkpoint");

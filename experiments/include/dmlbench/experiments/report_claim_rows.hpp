@@ -1,0 +1,42 @@
+// The rows of the report's claims table: from a claims.json (theory, sims) or a reproduction's summary.json, and all
+// of them gathered from a report's work folder.
+#pragma once
+
+#include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// One row of the report's claims table, from a claims.json (theory, sims) or a training summary ([LCC] Table 1).
+struct ClaimRow {
+  std::string id, paper, where, statement;  // where: "eq 19", "Thm 1", "Table 1"
+  std::string measured;                     // what the bench measured: error vs tolerance, or mean +- std
+  std::string paper_value;                  // the paper's printed number, where it prints one
+  std::string verdict;                      // verified | refuted | erratum | not-reproducible
+  std::string corrected_form, witness, note;
+};
+
+// Rows of a claims.json written by `theory check` or `sim check`; throws on a malformed file.
+std::vector<ClaimRow> claim_rows_from_claims_json(const nlohmann::ordered_json& j);
+// Rows of a reproduction's summary.json (`dmlbench reproduce`): one per metric of its first variant that names a
+// claim, with the verdict the reproduction's test gave (reproduction.hpp: verified, refuted, not-reproducible).
+std::vector<ClaimRow> claim_rows_from_reproduction_summary(const nlohmann::ordered_json& summary,
+                                                           const std::string& paper, const std::string& where);
+
+// Every claim row a report's work folder holds, in the report's order: theory-claims, sims-claims, then the
+// reproductions (in the order given) whose file says they carry claims.
+struct ReportClaims {
+  std::vector<ClaimRow> rows;
+  nlohmann::ordered_json sources = nlohmann::ordered_json::object();  // stage -> file, git revision, claim count
+  std::map<std::string, nlohmann::ordered_json> summaries;            // reproduction stage -> its summary.json
+};
+// Throws std::runtime_error "PATH: why" for a malformed file, and when the work folder holds no claim at all.
+ReportClaims gather_claims(const std::string& work, const std::vector<Reproduction>& reproductions);
+
+}  // namespace dmlbench::experiments

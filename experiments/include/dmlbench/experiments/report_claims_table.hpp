@@ -1,0 +1,20 @@
+// The report's claims as Markdown (the claims table, the errata, the refutations, the verdict counts) and as JSON.
+#pragma once
+
+#include "dmlbench/experiments/report_claim_rows.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+std::string claims_table_markdown(const std::vector<ClaimRow>& rows);
+std::string errata_markdown(const std::vector<ClaimRow>& rows);      // every erratum: witness and corrected form
+std::string refutations_markdown(const std::vector<ClaimRow>& rows); // refuted and not-reproducible, with witness/why
+// "N claims: n1 verdict1; n2 verdict2;" with the verdicts in alphabetical order.
+std::string verdict_counts_text(const std::vector<ClaimRow>& rows);
+nlohmann::ordered_json claims_json(const std::vector<ClaimRow>& rows);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,25 @@
+// The figures the report's notebooks must draw (notebooks/figures.json): one entry per notebook, its figures.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// A figure the notebooks must draw, from notebooks/figures.json.
+struct FigureSpec {
+  std::string file;                 // PNG name under figures/
+  std::string paper;                // the paper figure it reproduces, e.g. "[XHN] Fig 2"
+  std::string caption;
+  std::vector<std::string> inputs;  // stages whose outputs it reads
+  std::vector<std::string> command_filter;  // substrings picking the commands of those stages that made it
+};
+struct NotebookSpec {
+  std::string notebook;             // file name under the notebooks folder
+  std::vector<FigureSpec> figures;
+};
+
+// Throws std::runtime_error for a malformed manifest, a figure that is no plain .png name or one listed twice.
+std::vector<NotebookSpec> read_manifest(const std::string& path);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,48 @@
+// The stages of `dmlbench report` for a profile: which exist, in which order, the commands each runs, its outputs,
+// its time estimate and the source layers its hash covers.
+#pragma once
+
+#include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+struct StageCommand {
+  std::vector<std::string> argv;  // argv[0] is the program
+  bool quiet = false;             // output to the stage log instead of the terminal (shown if it fails)
+};
+
+struct Stage {
+  std::string name, title;
+  std::vector<StageCommand> commands;
+  std::vector<std::string> outputs;  // relative to the stage folder
+  double nominal_seconds = 10;
+  bool notebooks = false;
+  std::vector<std::string> code;     // source folders of the code it runs (hashed into its config)
+  nlohmann::ordered_json config;     // what its hash covers
+  std::string hash;
+  nlohmann::ordered_json inputs;     // what else its hash covers (a collected sweep's finished results)
+};
+
+// The reproduction files (cfg.reproductions/*.json, sorted by name) that have the report's profile, or (with
+// `missing`) those that do not: the report lists them as not run here, with what they need.
+std::vector<Reproduction> report_reproductions(const ReportConfig& cfg, bool missing = false);
+
+// The stages in the order they run: theory-claims, theory-figures, sims-claims, sims-phase, sims-minimizers, one per
+// reproduction of the profile (collecting its sweep where cfg.sweeps has one), figures. Commands run cfg.self and
+// write under cfg.work. Throws std::runtime_error for a --sweep the report cannot take (report_sweeps.hpp).
+std::vector<Stage> plan_report_stages(const ReportConfig& cfg);
+
+// Whether --stages selects the stage (no --stages: every stage).
+bool stage_selected(const ReportConfig& cfg, const std::string& name);
+
+// argv as one shell-like line: the program "dmlbench" when it is `self`, paths under `root` relative to it, an
+// argument holding a space in single quotes.
+std::string join_command(const std::vector<std::string>& argv, const std::string& self, const std::string& root);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,73 @@
+// The report's claims as Markdown (the claims table, the errata, the refutations, the verdict counts) and as JSON.
+#include "dmlbench/experiments/report_claims_table.hpp"
+
+#include "dmlbench/experiments/report_text.hpp"
+
+#include <map>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+
+std::string claims_table_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  o << "| id | paper | where | claim | measured | paper's number | verdict |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& r : rows)
+    o << "| `" << r.id << "` | " << markdown_cell(r.paper) << " | " << markdown_cell(r.where) << " | "
+      << markdown_cell(r.statement) << " | " << markdown_cell(r.measured) << " | " << markdown_cell(r.paper_value)
+      << " | **" << r.verdict << "** |\n";
+  return o.str();
+}
+
+std::string errata_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  int n = 0;
+  for (const auto& r : rows)
+    if (r.verdict == "erratum") {
+      ++n;
+      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`: printed: " << r.statement
+        << "\n  - corrected form: " << (r.corrected_form.empty() ? "(none given)" : r.corrected_form)
+        << "\n  - witness: " << (r.witness.empty() ? "(none given)" : r.witness) << "\n";
+    }
+  if (n == 0) o << "No erratum.\n";
+  return o.str();
+}
+
+std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
+  std::ostringstream o;
+  int n = 0;
+  for (const auto& r : rows)
+    if (r.verdict == "refuted" || r.verdict == "not-reproducible") {
+      ++n;
+      o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`: " << r.statement << "\n";
+      if (!r.witness.empty()) o << "  - witness: " << r.witness << "\n";
+      if (!r.note.empty()) o << "  - " << r.note << "\n";
+    }
+  if (n == 0) o << "None.\n";
+  return o.str();
+}
+
+std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
+  std::map<std::string, int> counts;
+  for (const auto& r : rows) counts[r.verdict]++;
+  std::ostringstream o;
+  o << rows.size() << " claims:";
+  for (const auto& [v, n] : counts) o << " " << n << " " << v << ";";
+  return o.str();
+}
+
+json claims_json(const std::vector<ClaimRow>& rows) {
+  json a = json::array();
+  for (const auto& r : rows) {
+    json c = {{"id", r.id},       {"paper", r.paper},         {"where", r.where},         {"statement", r.statement},
+              {"measured", r.measured}, {"paper_value", r.paper_value}, {"verdict", r.verdict}};
+    if (!r.corrected_form.empty()) c["corrected_form"] = r.corrected_form;
+    if (!r.witness.empty()) c["witness"] = r.witness;
+    if (!r.note.empty()) c["note"] = r.note;
+    a.push_back(c);
+  }
+  return a;
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,56 @@
+// The content hashes behind the report's caching: FNV-1a of a text, and of every file under a set of folders.
+#include "dmlbench/experiments/report_hash.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 14695981039346656037ull;  // FNV-1a 64 offset basis 0xcbf29ce484222325
+  for (unsigned char ch : text) {
+    h ^= ch;
+    h *= 1099511628211ull;
+  }
+  std::ostringstream o;
+  o << std::hex << std::setw(16) << std::setfill('0') << h;
+  return o.str();
+}
+
+// The files under the given paths of root, relative to it, sorted.
+static std::vector<std::string> files_under(const std::string& root, const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    const fs::path full = fs::path(root) / p;
+    if (fs::is_regular_file(full)) files.push_back(p);
+    if (!fs::is_directory(full)) continue;
+    for (const auto& e : fs::recursive_directory_iterator(full))
+      if (e.is_regular_file()) files.push_back(fs::relative(e.path(), root).string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string tree_hash(const std::string& root, const std::vector<std::string>& paths,
+                      const std::vector<std::string>& skip) {
+  std::string all;
+  for (const auto& f : files_under(root, paths)) {
+    const std::string name = fs::path(f).filename().string();
+    bool skipped = false;
+    for (const auto& s : skip) skipped = skipped || name.rfind(s, 0) == 0;
+    if (skipped) continue;
+    std::ifstream in(fs::path(root) / f, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    all += f + '\0' + fnv1a_hex(text.str()) + '\n';
+  }
+  return fnv1a_hex(all);
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,46 @@
+// The figures the report's notebooks must draw (notebooks/figures.json): one entry per notebook, its figures.
+#include "dmlbench/experiments/report_manifest.hpp"
+
+#include "dmlbench/experiments/report_io.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+
+static FigureSpec read_figure(const json& f, const std::string& path) {
+  FigureSpec fig;
+  fig.file = f.at("file");
+  fig.paper = f.at("paper");
+  fig.caption = f.at("caption");
+  fig.inputs = f.value("inputs", std::vector<std::string>{});
+  fig.command_filter = f.value("commands", std::vector<std::string>{});
+  if (fig.file.find('/') != std::string::npos || fig.file.size() < 5 || fig.file.substr(fig.file.size() - 4) != ".png")
+    throw std::runtime_error(path + ": figure \"" + fig.file + "\" must be a plain .png file name");
+  return fig;
+}
+
+std::vector<NotebookSpec> read_manifest(const std::string& path) {
+  const json j = read_json_file(path);
+  if (!j.contains("notebooks") || !j["notebooks"].is_array())
+    throw std::runtime_error(path + ": no \"notebooks\" array");
+  std::vector<NotebookSpec> out;
+  std::set<std::string> files;
+  for (const auto& nb : j["notebooks"]) {
+    NotebookSpec s;
+    s.notebook = nb.at("notebook");
+    for (const auto& f : nb.at("figures")) {
+      FigureSpec fig = read_figure(f, path);
+      if (!files.insert(fig.file).second) throw std::runtime_error(path + ": figure " + fig.file + " listed twice");
+      s.figures.push_back(std::move(fig));
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,170 @@
+// The stages of `dmlbench report` for a profile: which exist, in which order, the commands each runs, its outputs,
+// its time estimate and the source layers its hash covers.
+#include "dmlbench/experiments/report_plan.hpp"
+
+#include "dmlbench/experiments/report_sweeps.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Stage make_stage(std::string name, std::string title, std::vector<std::string> outputs, double nominal_seconds) {
+  Stage s;
+  s.name = std::move(name);
+  s.title = std::move(title);
+  s.outputs = std::move(outputs);
+  s.nominal_seconds = nominal_seconds;
+  return s;
+}
+
+std::string num(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+// The folder of stage `name` under the work folder.
+std::string stage_dir(const ReportConfig& cfg, const std::string& name) { return cfg.work + "/" + name; }
+
+// `theory check` or `sim check` (layer "theory" or "sim"): claims.json and CLAIMS.md.
+Stage claims_stage(const ReportConfig& cfg, const char* name, const char* title, const char* layer, double seconds) {
+  Stage s = make_stage(name, title, {"claims.json", "CLAIMS.md"}, seconds);
+  s.commands.push_back({{cfg.self, layer, "check", "--json", stage_dir(cfg, s.name) + "/claims.json", "--markdown",
+                         stage_dir(cfg, s.name) + "/CLAIMS.md"}, true});
+  return s;
+}
+
+Stage theory_figures_stage(const ReportConfig& cfg) {
+  Stage s = make_stage("theory-figures", "[XHN] Delta S maps and vector fields, L2nd surface, [XGS] projection strength", {}, 5);
+  const std::string dir = stage_dir(cfg, s.name), &x = cfg.self;
+  for (const char* loss : {"l1st", "vanilla", "l2nd"})
+    for (double g : {0.2, 0.5, 0.8})
+      for (double p : {0.4, 0.8}) {
+        const std::string f = std::string("field_") + loss + "_g" + num(g) + "_p" + num(p) + ".csv";
+        s.commands.push_back({{x, "theory", "field", "--loss", loss, "--gamma", num(g), "--entanglement", num(p),
+                               "--lr", "0.1", "--grid", "100", "--out", dir + "/" + f}, true});
+        s.outputs.push_back(f);
+      }
+  s.commands.push_back({{x, "theory", "surface", "--grid", "41", "--out", dir + "/l2nd_surface.csv"}, true});
+  s.commands.push_back({{x, "theory", "projection", "--points", "201", "--out", dir + "/projection.csv"}, true});
+  s.outputs.insert(s.outputs.end(), {"l2nd_surface.csv", "projection.csv"});
+  return s;
+}
+
+Stage sims_phase_stage(const ReportConfig& cfg) {
+  const bool quick = cfg.profile == "quick";
+  Stage s = make_stage("sims-phase", "[LCC] collapse phase diagrams: all positives vs EPS", {}, quick ? 5 : 400);
+  const std::vector<std::string> classes = quick ? std::vector<std::string>{"2"} : std::vector<std::string>{"2", "3"};
+  const std::vector<std::string> ns = quick ? std::vector<std::string>{"12", "24"} : std::vector<std::string>{"12", "24", "48"};
+  const std::vector<std::string> noise =
+      quick ? std::vector<std::string>{"0.55", "0.7", "0.9"}
+            : std::vector<std::string>{"0.55", "0.6", "0.65", "0.7", "0.8", "0.9", "1.0"};
+  for (auto [sampling, triples] : {std::pair{"all", "distinct"}, std::pair{"eps", "distinct"}, std::pair{"all", "all"}}) {
+    const std::string f = std::string("phase_") + sampling + "_" + triples + ".csv";
+    std::vector<std::string> a = {cfg.self, "sim", "phase", "--loss", "triplet", "--sampling", sampling, "--triples",
+                                  triples, "--restarts", quick ? "2" : "4", "--classes"};
+    a.insert(a.end(), classes.begin(), classes.end());
+    a.push_back("--n");
+    a.insert(a.end(), ns.begin(), ns.end());
+    a.push_back("--p-correct");
+    a.insert(a.end(), noise.begin(), noise.end());
+    a.insert(a.end(), {"--out", stage_dir(cfg, s.name) + "/" + f});
+    s.commands.push_back({a, false});
+    s.outputs.push_back(f);
+  }
+  return s;
+}
+
+Stage sims_minimizers_stage(const ReportConfig& cfg) {
+  const bool quick = cfg.profile == "quick";
+  Stage s = make_stage("sims-minimizers", "[LCC] minimizers found: all positives vs EPS", {}, quick ? 5 : 20);
+  for (const char* sampling : {"all", "eps"}) {
+    const std::string f = std::string("minimizers_") + sampling + ".json";
+    s.commands.push_back({{cfg.self, "sim", "collapse", "--loss", "triplet", "--sampling", sampling, "--triples",
+                           "distinct", "--n", quick ? "12" : "24", "--classes", "2", "--p-correct", "0.8", "--dim", "2",
+                           "--restarts", "4", "--seed", "1", "--out", stage_dir(cfg, s.name) + "/" + f}, true});
+    s.outputs.push_back(f);
+  }
+  return s;
+}
+
+// One stage per reproduction file of the profile: its runs (or its collected sweep) and its verdicts.
+void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
+  const auto swept = report_sweeps(cfg);
+  std::set<std::string> used;
+  for (const auto& r : report_reproductions(cfg)) {
+    Stage s = make_stage(r.stage, r.title, {"summary.json"}, r.profiles.at(cfg.profile).estimate_seconds);
+    if (const auto it = swept.find(r.id); it != swept.end()) {
+      collect_sweep_in_stage(s, r, it->second, cfg.self, stage_dir(cfg, s.name));
+      used.insert(r.id);
+    } else {
+      s.commands.push_back({{cfg.self, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out",
+                             stage_dir(cfg, s.name), "--resume"}, false});
+    }
+    s.code = {"theory", "sims", "experiments"};
+    st.push_back(s);
+  }
+  for (const auto& [rid, sp] : swept)
+    if (!used.count(rid))
+      throw std::runtime_error("--sweep " + sp.dir + ": its reproduction " + rid + " is no stage of the " + cfg.profile +
+                               " report (its file is not in --reproductions, or has no " + cfg.profile + " profile)");
+}
+
+}  // namespace
+
+std::vector<Reproduction> report_reproductions(const ReportConfig& cfg, bool missing) {
+  std::vector<std::string> files;
+  if (fs::is_directory(cfg.reproductions))
+    for (const auto& e : fs::directory_iterator(cfg.reproductions))
+      if (e.path().extension() == ".json") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  std::vector<Reproduction> out;
+  for (const auto& f : files) {
+    auto r = read_reproduction(f, cfg.source_dir);
+    if (r.profiles.count(cfg.profile) != (missing ? 1u : 0u)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<Stage> plan_report_stages(const ReportConfig& cfg) {
+  std::vector<Stage> st;
+  st.push_back(claims_stage(cfg, "theory-claims", "theory checks ([XHN], [XHN-A], [XGS], [HTL])", "theory", 3));
+  st.push_back(theory_figures_stage(cfg));
+  st.push_back(claims_stage(cfg, "sims-claims", "class-collapse checks ([LCC])", "sim", 20));
+  st.push_back(sims_phase_stage(cfg));
+  st.push_back(sims_minimizers_stage(cfg));
+  add_reproduction_stages(st, cfg);
+  Stage figures = make_stage("figures", "figures: the notebooks, executed headlessly", {}, 60);
+  figures.notebooks = true;
+  st.push_back(figures);
+  for (auto& s : st) {  // the layers whose code each stage runs (layers depend one way: theory <- sims <- experiments)
+    if (s.name.rfind("theory", 0) == 0) s.code = {"theory"};
+    if (s.name.rfind("sims", 0) == 0) s.code = {"theory", "sims"};
+  }
+  return st;
+}
+
+bool stage_selected(const ReportConfig& cfg, const std::string& name) {
+  return cfg.only.empty() || std::find(cfg.only.begin(), cfg.only.end(), name) != cfg.only.end();
+}
+
+std::string join_command(const std::vector<std::string>& argv, const std::string& self, const std::string& root) {
+  std::string s;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    std::string a = i == 0 && argv[i] == self ? std::string("dmlbench") : argv[i];
+    if (!root.empty() && a.rfind(root + "/", 0) == 0) a = a.substr(root.size() + 1);
+    if (i) s += ' ';
+    s += a.find(' ') != std::string::npos ? "'" + a + "'" : a;
+  }
+  return s;
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,101 @@
+// The report's caching: each stage's config hash (its commands, the sources of the layers it runs, its inputs) and
+// whether its outputs in the work folder are current, so that an unchanged stage is not rerun.
+#include "dmlbench/experiments/report_stage_hash.hpp"
+
+#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/report_io.hpp"
+
+#include <filesystem>
+#include <map>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+const std::vector<std::string>& report_builder_files() {
+  static const std::vector<std::string> files = {"report_"};  // file-name prefix: report_builder.cpp, report_plan.hpp...
+  return files;
+}
+
+// The stage's commands without the program, the work folder written $WORK: the same on every machine.
+static json commands_json(const Stage& s, const std::string& work) {
+  json cmds = json::array();
+  for (const auto& c : s.commands) {
+    json a = json::array();
+    for (std::size_t i = 1; i < c.argv.size(); ++i) {
+      std::string v = c.argv[i];
+      if (v.rfind(work, 0) == 0) v = "$WORK" + v.substr(work.size());
+      a.push_back(v);
+    }
+    cmds.push_back(a);
+  }
+  return cmds;
+}
+
+// The build files and the layers the stage runs (theory <- sims <- experiments), without the report builder.
+static std::string code_hash(const Stage& s, const std::string& source_dir) {
+  std::vector<std::string> code = {"CMakeLists.txt", "cmake", "apps"};
+  code.insert(code.end(), s.code.begin(), s.code.end());
+  return tree_hash(source_dir, code, report_builder_files());
+}
+
+// The notebooks stage: the notebooks, the manifest, the hashes of the stages it reads; its outputs the figures.
+static void add_notebooks_config(Stage& s, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
+                                 const std::string& manifest_path, const std::map<std::string, std::string>& hash_of) {
+  json nbs = json::object();
+  for (const auto& nb : manifest) nbs[nb.notebook] = fnv1a_hex(read_text_file(cfg.notebooks + "/" + nb.notebook));
+  s.config["notebooks"] = nbs;
+  s.config["manifest"] = fnv1a_hex(read_text_file(manifest_path));
+  json ups = json::object();
+  for (const auto& [n, h] : hash_of) ups[n] = h;
+  s.config["inputs"] = ups;
+  for (const auto& nb : manifest)
+    for (const auto& f : nb.figures) s.outputs.push_back(f.file);
+}
+
+void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
+                 const std::string& manifest_path) {
+  std::map<std::string, std::string> hash_of;
+  for (auto& s : stages) {
+    s.config = {{"stage", s.name},
+                {"commands", commands_json(s, cfg.work)},
+                {"code", s.notebooks ? std::string() : code_hash(s, cfg.source_dir)}};
+    if (!s.inputs.is_null()) s.config["inputs"] = fnv1a_hex(s.inputs.dump());
+    if (s.notebooks) add_notebooks_config(s, cfg, manifest, manifest_path, hash_of);
+    s.hash = fnv1a_hex(s.config.dump());
+    hash_of[s.name] = s.hash;
+  }
+}
+
+std::optional<json> current_stage_record(const ReportConfig& cfg, const Stage& s) {
+  const std::string dir = cfg.work + "/" + s.name, rec = dir + "/stage.json";
+  if (cfg.force || !fs::exists(rec)) return std::nullopt;
+  try {
+    const json j = read_json_file(rec);
+    bool up_to_date = j.value("config_hash", "") == s.hash;
+    for (const auto& o : s.outputs) up_to_date = up_to_date && fs::exists(dir + "/" + o);
+    if (up_to_date) return j;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+std::vector<double> stage_estimates(const std::vector<Stage>& stages, const ReportConfig& cfg) {
+  std::vector<double> estimate;
+  for (const auto& s : stages) {
+    double e = s.nominal_seconds;
+    const auto rec = cfg.work + "/" + s.name + "/stage.json";
+    if (fs::exists(rec)) {
+      try {
+        const json j = read_json_file(rec);
+        if (j.value("profile", "") == cfg.profile && j.contains("seconds")) e = j["seconds"].get<double>();
+      } catch (const std::exception&) {
+      }
+    }
+    estimate.push_back(stage_selected(cfg, s.name) ? e : 0.0);
+  }
+  return estimate;
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,281 @@
+// The report's stage planning (experiments/report_plan.hpp) and caching (report_stage_hash.hpp): which stages each
+// profile runs and in which order, their commands, estimates and the source layers whose edit reruns them.
+#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/report_plan.hpp"
+#include "dmlbench/experiments/report_stage_hash.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace ex = dmlbench::experiments;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kSource = DMLBENCH_SOURCE_DIR;
+
+ex::ReportConfig config(const std::string& profile, const std::string& reproductions, const std::string& work) {
+  ex::ReportConfig cfg;
+  cfg.profile = profile;
+  cfg.work = work;
+  cfg.reproductions = reproductions;
+  cfg.notebooks = kSource + "/notebooks";
+  cfg.self = "/opt/fake/dmlbench";
+  cfg.source_dir = kSource;
+  return cfg;
+}
+
+std::vector<std::string> names(const std::vector<ex::Stage>& stages) {
+  std::vector<std::string> n;
+  for (const auto& s : stages) n.push_back(s.name);
+  return n;
+}
+
+const ex::Stage& stage(const std::vector<ex::Stage>& stages, const std::string& name) {
+  const auto it = std::find_if(stages.begin(), stages.end(), [&](const ex::Stage& s) { return s.name == name; });
+  REQUIRE(it != stages.end());
+  return *it;
+}
+
+// The values after `flag` in argv, up to the next "--" option.
+std::vector<std::string> values_of(const std::vector<std::string>& argv, const std::string& flag) {
+  std::vector<std::string> v;
+  auto it = std::find(argv.begin(), argv.end(), flag);
+  if (it != argv.end())
+    for (++it; it != argv.end() && it->rfind("--", 0) != 0; ++it) v.push_back(*it);
+  return v;
+}
+
+// The stages the reproduction files ask for under `profile`, read from their JSON directly (not through the
+// library's reader): file name order, each file's "stage" when its "profiles" has the profile.
+std::vector<std::string> reproduction_stages_in_files(const std::string& dir, const std::string& profile) {
+  std::vector<fs::path> files;
+  for (const auto& e : fs::directory_iterator(dir))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  std::vector<std::string> stages;
+  for (const auto& f : files) {
+    std::ifstream in(f);
+    const json j = json::parse(in);
+    if (j.at("profiles").contains(profile)) stages.push_back(j.at("stage"));
+  }
+  return stages;
+}
+
+void write(const fs::path& p, const std::string& text) {
+  fs::create_directories(p.parent_path());
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+}  // namespace
+
+TEST_CASE("report stages: the fixed stages in order, one per reproduction of the profile, figures last", "[report]") {
+  const std::string repro_dir = kSource + "/experiments/reproductions";
+  for (const std::string profile : {"quick", "default", "full"}) {
+    INFO(profile);
+    const auto stages = ex::plan_report_stages(config(profile, repro_dir, "/tmp/w"));
+    std::vector<std::string> expected = {"theory-claims", "theory-figures", "sims-claims", "sims-phase",
+                                         "sims-minimizers"};
+    for (const auto& s : reproduction_stages_in_files(repro_dir, profile)) expected.push_back(s);
+    expected.push_back("figures");
+    CHECK(names(stages) == expected);
+    CHECK(stages.back().notebooks);
+    CHECK(std::count_if(stages.begin(), stages.end(), [](const ex::Stage& s) { return s.notebooks; }) == 1);
+  }
+  // quick skips the reproductions without a quick profile (lcc_table1_probe.json has default and full only), which
+  // default runs; a full-only one (with what it needs) is in neither
+  const auto quick = names(ex::plan_report_stages(config("quick", repro_dir, "/tmp/w")));
+  const auto deflt = names(ex::plan_report_stages(config("default", repro_dir, "/tmp/w")));
+  CHECK(std::count(quick.begin(), quick.end(), "mnist-evenodd-probe") == 0);
+  CHECK(std::count(deflt.begin(), deflt.end(), "mnist-evenodd-probe") == 1);
+  CHECK(std::count(quick.begin(), quick.end(), "mnist-evenodd") == 1);
+  CHECK(std::count(deflt.begin(), deflt.end(), "xhn-table1-cub") == 0);
+  CHECK(quick.size() < deflt.size());
+}
+
+TEST_CASE("report stages: commands run the executable given and write under the work folder", "[report]") {
+  const auto cfg = config("default", kSource + "/experiments/reproductions", "/tmp/report-work");
+  const auto stages = ex::plan_report_stages(cfg);
+  for (const auto& s : stages) {
+    INFO(s.name);
+    for (const auto& c : s.commands) {
+      CHECK(c.argv.at(0) == cfg.self);
+      for (const char* flag : {"--out", "--json", "--markdown"})
+        for (const auto& v : values_of(c.argv, flag)) CHECK(v.rfind("/tmp/report-work/" + s.name, 0) == 0);
+    }
+  }
+  // each reproduction stage runs `reproduce` on its file with the report's profile, and its estimate is the seconds
+  // its file gives for that profile
+  const auto& r = stage(stages, "mnist-evenodd");
+  REQUIRE(r.commands.size() == 1);
+  CHECK(values_of(r.commands[0].argv, "--profile") == std::vector<std::string>{"default"});
+  CHECK(values_of(r.commands[0].argv, "--file") == std::vector<std::string>{kSource + "/experiments/reproductions/lcc_table1.json"});
+  std::ifstream in(kSource + "/experiments/reproductions/lcc_table1.json");
+  const json file = json::parse(in);
+  CHECK(r.nominal_seconds == file["profiles"]["default"]["estimate_seconds"].get<double>());
+  CHECK(r.code == std::vector<std::string>{"theory", "sims", "experiments"});
+  CHECK(stage(stages, "sims-phase").code == std::vector<std::string>{"theory", "sims"});
+  CHECK(stage(stages, "theory-claims").code == std::vector<std::string>{"theory"});
+}
+
+TEST_CASE("report stages: the quick phase diagram is a subset of the default one", "[report]") {
+  const auto quick = ex::plan_report_stages(config("quick", "/nonexistent", "/w"));
+  const auto deflt = ex::plan_report_stages(config("default", "/nonexistent", "/w"));
+  const auto& q = stage(quick, "sims-phase");
+  const auto& d = stage(deflt, "sims-phase");
+  REQUIRE(q.commands.size() == 3);  // all vs EPS with distinct triples, all with all triples
+  REQUIRE(d.commands.size() == 3);
+  CHECK(q.outputs == d.outputs);
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (const char* flag : {"--classes", "--n", "--noise"}) {
+      INFO(flag);
+      const auto qv = values_of(q.commands[i].argv, flag), dv = values_of(d.commands[i].argv, flag);
+      CHECK(qv.size() < dv.size());
+      for (const auto& v : qv) CHECK(std::count(dv.begin(), dv.end(), v) == 1);
+    }
+  }
+  CHECK(values_of(q.commands[0].argv, "--classes") == std::vector<std::string>{"2"});
+  CHECK(values_of(d.commands[0].argv, "--classes") == std::vector<std::string>{"2", "3"});
+  CHECK(q.nominal_seconds < d.nominal_seconds);
+  CHECK(values_of(stage(quick, "sims-minimizers").commands[0].argv, "--n") == std::vector<std::string>{"12"});
+  CHECK(values_of(stage(deflt, "sims-minimizers").commands[0].argv, "--n") == std::vector<std::string>{"24"});
+  // no reproductions folder: no reproduction stage, and the fixed stages are the same
+  CHECK(names(quick) == names(deflt));
+  CHECK(quick.size() == 6);
+}
+
+TEST_CASE("report stages: --stages selects by name, and none selects all", "[report]") {
+  auto cfg = config("quick", "/nonexistent", "/w");
+  CHECK(ex::stage_selected(cfg, "figures"));
+  cfg.only = {"sims-phase"};
+  CHECK(ex::stage_selected(cfg, "sims-phase"));
+  CHECK_FALSE(ex::stage_selected(cfg, "figures"));
+  CHECK(ex::join_command({"/opt/fake/dmlbench", "sim", "phase", "--out", "/repo/out/a b.csv"}, "/opt/fake/dmlbench",
+                         "/repo") == "dmlbench sim phase --out 'out/a b.csv'");
+}
+
+namespace {
+
+// A scratch repository (the layers' sources, a notebooks folder) and work folder for the caching tests.
+struct Scratch {
+  fs::path dir = fs::temp_directory_path() / ("dmlbench-report-plan-" + std::to_string(::getpid()));
+  ex::ReportConfig cfg;
+  std::vector<ex::NotebookSpec> manifest;
+  Scratch() {
+    fs::remove_all(dir);
+    for (const char* f : {"CMakeLists.txt", "apps/main.cpp", "theory/src/a.cpp", "sims/src/b.cpp",
+                          "experiments/src/c.cpp", "experiments/src/report_plan.cpp", "notebooks/n.ipynb"})
+      write(dir / "repo" / f, std::string("// ") + f + "\n");
+    write(dir / "repo/notebooks/figures.json", "{}");
+    cfg.profile = "quick";
+    cfg.work = (dir / "work").string();
+    cfg.reproductions = (dir / "repo/none").string();
+    cfg.notebooks = (dir / "repo/notebooks").string();
+    cfg.self = "/opt/fake/dmlbench";
+    cfg.source_dir = (dir / "repo").string();
+    manifest = {{"n.ipynb", {{"f.png", "[XHN] Fig 0", "caption", {"sims-phase"}, {}}}}};
+  }
+  ~Scratch() { fs::remove_all(dir); }
+  std::vector<ex::Stage> hashed() const {
+    auto stages = ex::plan_report_stages(cfg);
+    ex::hash_stages(stages, cfg, manifest, cfg.notebooks + "/figures.json");
+    return stages;
+  }
+  // Leaves every stage as a finished run leaves it: its outputs and a stage.json with its hash.
+  void finish(const std::vector<ex::Stage>& stages) const {
+    for (const auto& s : stages) {
+      for (const auto& o : s.outputs) write(fs::path(cfg.work) / s.name / o, "output\n");
+      write(fs::path(cfg.work) / s.name / "stage.json",
+            json{{"stage", s.name}, {"config_hash", s.hash}, {"profile", cfg.profile}, {"seconds", 7.5}}.dump());
+    }
+  }
+  // The stages whose outputs are not current (would run).
+  std::set<std::string> stale(const std::vector<ex::Stage>& stages) const {
+    std::set<std::string> out;
+    for (const auto& s : stages)
+      if (!ex::current_stage_record(cfg, s)) out.insert(s.name);
+    return out;
+  }
+};
+
+const std::set<std::string> kAll = {"theory-claims", "theory-figures", "sims-claims", "sims-phase", "sims-minimizers",
+                                    "figures"};
+
+}  // namespace
+
+TEST_CASE("report caching: an unchanged stage is not rerun, an edit of a layer reruns the stages that run it",
+          "[report]") {
+  Scratch s;
+  const auto first = s.hashed();
+  CHECK(s.stale(first) == kAll);  // nothing has run yet
+  s.finish(first);
+  const auto again = s.hashed();
+  for (std::size_t k = 0; k < first.size(); ++k) CHECK(again[k].hash == first[k].hash);
+  CHECK(s.stale(again).empty());
+  CHECK(ex::current_stage_record(s.cfg, again[0])->value("seconds", 0.0) == 7.5);
+
+  // the report builder's own files are no input: editing one reruns nothing
+  write(s.dir / "repo/experiments/src/report_plan.cpp", "// edited\n");
+  CHECK(s.stale(s.hashed()).empty());
+  // an edit of the simulations' source: the sims stages and the figures (drawn from sims-phase) rerun, theory not
+  write(s.dir / "repo/sims/src/b.cpp", "// edited\n");
+  CHECK(s.stale(s.hashed()) == std::set<std::string>{"sims-claims", "sims-phase", "sims-minimizers", "figures"});
+  // an edit of the theory: every stage runs theory code
+  write(s.dir / "repo/theory/src/a.cpp", "// edited\n");
+  CHECK(s.stale(s.hashed()) == kAll);
+}
+
+TEST_CASE("report caching: a missing output, --force, or another command reruns a stage", "[report]") {
+  Scratch s;
+  auto stages = s.hashed();
+  s.finish(stages);
+  REQUIRE(s.stale(stages).empty());
+  fs::remove(fs::path(s.cfg.work) / "sims-phase" / stage(stages, "sims-phase").outputs.at(1));
+  CHECK(s.stale(stages) == std::set<std::string>{"sims-phase"});
+  s.cfg.force = true;
+  CHECK(s.stale(stages) == kAll);
+  s.cfg.force = false;
+  s.cfg.profile = "default";  // the default phase diagram: other commands for the sims stages, same theory commands
+  const auto deflt = s.hashed();
+  CHECK(stage(deflt, "theory-claims").hash == stage(stages, "theory-claims").hash);
+  CHECK(stage(deflt, "sims-phase").hash != stage(stages, "sims-phase").hash);
+  CHECK(stage(deflt, "sims-minimizers").hash != stage(stages, "sims-minimizers").hash);
+  // the work folder is abstracted ($WORK): the same stages elsewhere hash the same
+  auto moved = s.cfg;
+  moved.work = (s.dir / "elsewhere").string();
+  auto there = ex::plan_report_stages(moved);
+  ex::hash_stages(there, moved, s.manifest, moved.notebooks + "/figures.json");
+  CHECK(stage(there, "sims-phase").hash == stage(deflt, "sims-phase").hash);
+}
+
+TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time, 0 when not selected",
+          "[report]") {
+  Scratch s;
+  auto stages = s.hashed();
+  auto est = ex::stage_estimates(stages, s.cfg);
+  for (std::size_t k = 0; k < stages.size(); ++k) CHECK(est[k] == stages[k].nominal_seconds);
+  s.finish(stages);  // records of 7.5 s, quick profile
+  est = ex::stage_estimates(stages, s.cfg);
+  for (const double e : est) CHECK(e == 7.5);
+  s.cfg.only = {"figures"};
+  est = ex::stage_estimates(stages, s.cfg);
+  CHECK(est.back() == 7.5);
+  CHECK(est.front() == 0.0);
+  s.cfg.only.clear();
+  s.cfg.profile = "default";  // a record of another profile is no estimate
+  stages = s.hashed();
+  est = ex::stage_estimates(stages, s.cfg);
+  CHECK(est[3] == stage(stages, "sims-phase").nominal_seconds);
+  CHECK(est[3] == 400);
+}
