@@ -100,7 +100,7 @@ TEST_CASE("cross-key rules come from the specs: cosine losses, owner-only settin
   CHECK_THAT(error_of({"loss.name=margin", "miner.name=eps-distance-weighted"}), Contains("model.normalize = true"));
 }
 
-TEST_CASE("a loss's own settings are read by name; an unregistered one is an error", "[experiments][config][registry]") {
+TEST_CASE("a loss's own settings are read by name, and an unregistered one is an error", "[experiments][config][registry]") {
   const auto c = parse_run_config(minimal(), {"loss.ms_alpha=3", "loss.circle_gamma=64"}, "/repo");
   CHECK(c.loss.setting("ms_alpha") == 3);
   CHECK(c.loss.setting("circle_gamma") == 64);

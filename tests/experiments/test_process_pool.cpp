@@ -88,7 +88,7 @@ TEST_CASE("a pool runs at most N jobs at once, and uses all N", "[process_pool]"
   CHECK(counted3 == 3);
 }
 
-TEST_CASE("a failed job's outcome holds the tail of its log; a job that succeeded has none", "[process_pool]") {
+TEST_CASE("a failed job's outcome holds the tail of its log, and a job that succeeded has none", "[process_pool]") {
   ScratchDir d("pool-tail");
   PoolOptions o;
   o.tail_lines = 3;
@@ -123,7 +123,7 @@ TEST_CASE("a job after another starts once it has succeeded, and is skipped when
   CHECK(r.succeeded == 2);
 }
 
-TEST_CASE("a held job and the jobs after it never start; stop_on_failure starts nothing after a failure",
+TEST_CASE("a held job and the jobs after it never start, and stop_on_failure starts nothing after a failure",
           "[process_pool]") {
   ScratchDir d("pool-held");
   std::vector<PoolJob> jobs = {sh("true", d.path("l0")), sh("true", d.path("l1")), sh("true", d.path("l2"), 1)};

@@ -9,7 +9,7 @@
 
 using namespace dmlbench::experiments;
 
-TEST_CASE("the profiles are quick, default and full; another name is one config_error naming the three",
+TEST_CASE("the profiles are quick, default and full, and another name is one config_error naming the three",
           "[experiments][reproduction]") {
   CHECK(profile_names() == std::vector<std::string>{"quick", "default", "full"});
   for (const auto& p : profile_names()) CHECK_NOTHROW(check_profile_name(p, "--profile"));

@@ -138,7 +138,7 @@ TEST_CASE("report stages: the quick phase diagram is a subset of the default one
   REQUIRE(d.commands.size() == 3);
   CHECK(q.outputs == d.outputs);
   for (std::size_t i = 0; i < 3; ++i) {
-    for (const char* flag : {"--classes", "--n", "--noise"}) {
+    for (const char* flag : {"--classes", "--n", "--p-correct"}) {
       INFO(flag);
       const auto qv = values_of(q.commands[i].argv, flag), dv = values_of(d.commands[i].argv, flag);
       CHECK(qv.size() < dv.size());
