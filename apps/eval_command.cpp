@@ -61,15 +61,8 @@ torch::Tensor to_tensor(EmbeddingMatrix& m, const std::string& device) {
   return torch::from_blob(m.values.data(), {m.rows, m.cols}, torch::kFloat32).to(torch::Device(device));
 }
 
-void run_eval(const EvalRequest& q) {
-  if (q.metric != "cosine" && q.metric != "euclidean")
-    throw std::invalid_argument("--metric must be cosine or euclidean, got '" + q.metric + "'");
-  if (q.query_embeddings.empty() != q.query_labels.empty())
-    throw std::invalid_argument("--query-embeddings and --query-labels go together");
-  const auto device = resolve_device(q.device);
-  if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
-  // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
-  set_compute_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
+// The search and clustering options of the request, checked.
+RetrievalOptions retrieval_options(const EvalRequest& q) {
   RetrievalOptions o;
   o.ks = q.ks;
   o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;
@@ -82,42 +75,58 @@ void run_eval(const EvalRequest& q) {
   o.gallery_tile = q.gallery_tile;
   o.clustering = !q.no_nmi;
   if (q.nmi_plus_factor < 0) throw std::invalid_argument("--nmi-plus-factor must be >= 0 (0: no NMI+)");
-  // read and check every input before any work, and write nothing until everything succeeded
-  auto gallery = read_embedding_file(q.embeddings);
-  const auto gallery_levels = load_levels(q.labels, q.embeddings, gallery.rows, q.levels);
-  const bool separate = !q.query_embeddings.empty();
-  EmbeddingMatrix queries;
-  std::vector<LabelLevel> query_levels;
-  if (separate) {
-    queries = read_embedding_file(q.query_embeddings);
-    if (queries.cols != gallery.cols)
-      throw std::invalid_argument(q.query_embeddings + " has " + std::to_string(queries.cols) + " dimensions, " +
-                                  q.embeddings + " " + std::to_string(gallery.cols));
+  return o;
+}
+
+// The embeddings and their labels: the gallery, and the separate queries (In-shop) when given.
+struct EvalInputs {
+  EmbeddingMatrix gallery, queries;
+  std::vector<LabelLevel> gallery_levels, query_levels;
+  bool separate = false;  // queries apart from the gallery
+};
+
+// Reads and checks every input file (rows, dimensions, the same levels) before any work.
+EvalInputs read_eval_inputs(const EvalRequest& q) {
+  EvalInputs in;
+  in.gallery = read_embedding_file(q.embeddings);
+  in.gallery_levels = load_levels(q.labels, q.embeddings, in.gallery.rows, q.levels);
+  in.separate = !q.query_embeddings.empty();
+  if (in.separate) {
+    in.queries = read_embedding_file(q.query_embeddings);
+    if (in.queries.cols != in.gallery.cols)
+      throw std::invalid_argument(q.query_embeddings + " has " + std::to_string(in.queries.cols) + " dimensions, " +
+                                  q.embeddings + " " + std::to_string(in.gallery.cols));
     std::vector<std::string> names;
-    for (const auto& l : gallery_levels) names.push_back(l.name);
-    query_levels = load_levels(q.query_labels, q.query_embeddings, queries.rows, names);
+    for (const auto& l : in.gallery_levels) names.push_back(l.name);
+    in.query_levels = load_levels(q.query_labels, q.query_embeddings, in.queries.rows, names);
   }
-  const auto report = separate ? retrieval_report(to_tensor(queries, device), query_levels, to_tensor(gallery, device),
-                                                  gallery_levels, o)
-                               : retrieval_report(to_tensor(gallery, device), gallery_levels, o);
+  return in;
+}
+
+// The report's config: what was evaluated and how (the same for the same inputs and options).
+json eval_config(const EvalRequest& q, const EvalInputs& in, const std::string& device) {
   std::vector<std::string> level_names;
-  for (const auto& l : gallery_levels) level_names.push_back(l.name);
-  json config = {{"command", "eval"},
-                 {"embeddings", q.embeddings},
-                 {"labels", q.labels},
-                 {"query_embeddings", separate ? json(q.query_embeddings) : json(nullptr)},
-                 {"query_labels", separate ? json(q.query_labels) : json(nullptr)},
-                 {"levels", level_names},
-                 {"k", q.ks},
-                 {"metric", q.metric},
-                 {"nmi", !separate && !q.no_nmi},
-                 {"nmi_plus_factor", q.nmi_plus_factor},
-                 {"kmeans_seed", q.kmeans_seed},
-                 {"kmeans_iterations", q.kmeans_iterations},
-                 {"device", device},
-                 {"threads", torch::get_num_threads()},
-                 {"tie_rule", kRetrievalTieRule},
-                 {"queries_without_positive_rule", kQueriesWithoutPositiveRule}};
+  for (const auto& l : in.gallery_levels) level_names.push_back(l.name);
+  return {{"command", "eval"},
+          {"embeddings", q.embeddings},
+          {"labels", q.labels},
+          {"query_embeddings", in.separate ? json(q.query_embeddings) : json(nullptr)},
+          {"query_labels", in.separate ? json(q.query_labels) : json(nullptr)},
+          {"levels", level_names},
+          {"k", q.ks},
+          {"metric", q.metric},
+          {"nmi", !in.separate && !q.no_nmi},
+          {"nmi_plus_factor", q.nmi_plus_factor},
+          {"kmeans_seed", q.kmeans_seed},
+          {"kmeans_iterations", q.kmeans_iterations},
+          {"device", device},
+          {"threads", torch::get_num_threads()},
+          {"tie_rule", kRetrievalTieRule},
+          {"queries_without_positive_rule", kQueriesWithoutPositiveRule}};
+}
+
+// What the search and each k-means cost on this machine.
+json eval_cost(const RetrievalReport& report) {
   const auto& st = report.search;
   json cost = {{"search_seconds", st.seconds},
                {"gemm_seconds", st.gemm_seconds},
@@ -136,13 +145,11 @@ void run_eval(const EvalRequest& q) {
                            {"seconds_per_iteration", c.seconds_per_iteration},
                            {"gflop_per_iteration", c.flops_per_iteration / 1e9}});
   cost["kmeans"] = kmeans_cost;
-  // the result first (the same bytes for the same inputs), then what it cost on this machine
-  const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}, {"cost", cost}};
-  if (q.out.empty()) {
-    std::cout << out.dump(2) << "\n";
-    return;
-  }
-  write_file_atomically(q.out, out.dump(2) + "\n");
+  return cost;
+}
+
+// One line of metrics per level on stdout, then the search's and each k-means' cost on stderr.
+void print_eval_summary(const RetrievalReport& report, const json& cost) {
   for (const auto& l : report.levels) {
     std::ostringstream line;
     line << std::fixed << std::setprecision(4) << "level " << l.level << ":";
@@ -159,12 +166,39 @@ void run_eval(const EvalRequest& q) {
     line << " (" << l.queries << " queries, " << l.queries_without_positive << " without a positive)";
     std::cout << line.str() << "\n";
   }
+  const auto& st = report.search;
   std::cerr << std::setprecision(3) << "search: " << st.seconds << " s (" << cost["search_gflop_per_second"].get<double>()
             << " GFLOP/s counting 2 x queries x gallery x dims; GEMM " << st.gemm_seconds << " s, selection "
             << st.select_seconds << " s); " << describe_blas() << "\n";
   for (const auto& [k, c] : report.clustering_cost)
     std::cerr << "k-means k = " << k << ": seeding " << c.seeding_seconds << " s, " << c.iterations << " iterations of "
               << c.seconds_per_iteration << " s (" << c.flops_per_iteration / 1e9 << " GFLOP each)\n";
+}
+
+void run_eval(const EvalRequest& q) {
+  if (q.metric != "cosine" && q.metric != "euclidean")
+    throw std::invalid_argument("--metric must be cosine or euclidean, got '" + q.metric + "'");
+  if (q.query_embeddings.empty() != q.query_labels.empty())
+    throw std::invalid_argument("--query-embeddings and --query-labels go together");
+  const auto device = resolve_device(q.device);
+  if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
+  // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
+  set_compute_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
+  const RetrievalOptions o = retrieval_options(q);
+  // read and check every input before any work, and write nothing until everything succeeded
+  EvalInputs in = read_eval_inputs(q);
+  const auto report = in.separate ? retrieval_report(to_tensor(in.queries, device), in.query_levels,
+                                                     to_tensor(in.gallery, device), in.gallery_levels, o)
+                                  : retrieval_report(to_tensor(in.gallery, device), in.gallery_levels, o);
+  const json config = eval_config(q, in, device), cost = eval_cost(report);
+  // the result first (the same bytes for the same inputs), then what it cost on this machine
+  const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}, {"cost", cost}};
+  if (q.out.empty()) {
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  write_file_atomically(q.out, out.dump(2) + "\n");
+  print_eval_summary(report, cost);
   std::cout << "wrote " << q.out << "\n";
 }
 

@@ -277,38 +277,36 @@ int print_status(const ex::SweepPlan& plan) {
   return 0;
 }
 
-}  // namespace
-
-void add_sweep_commands(CLI::App& app, int& exit_code) {
-  auto* sw = app.add_subcommand("sweep", "a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one "
-                                         "Slurm job array; `sweep status|collect DIR` after");
-  sw->require_subcommand(0, 1);
-  auto q = std::make_shared<SweepRequest>();
-  sw->add_option("--grid", q->grid, "the grid file: a base run plus axes (experiments/sweeps/)");
-  sw->add_option("--out", q->out, "the sweep folder (default: out/sweeps/<grid name> in the repository)");
-  sw->add_option("--set", q->set, "key=value overrides of every point (config keys for train, options for sim "
-                                  "collapse), after the grid's");
-  sw->add_flag("--list", q->list, "print the points (name, arm, command) and exit");
-  sw->add_flag("--prepare", q->prepare, "write the sweep folder (sweep.json, each training point's run_config.json) "
-                                       "and exit: for running the points by other means (`sweep run-point DIR k`)");
-  sw->add_flag("--local", q->local, "run the unfinished points on this machine");
-  sw->add_option("--jobs", q->jobs, "--local: points at a time, each its own process")->capture_default_str();
-  sw->add_flag("--slurm", q->slurm, "submit the unfinished points as one sbatch --array job");
-  sw->add_flag("--dry-run", q->dry_run, "--slurm: print the job script, submit and write nothing");
-  sw->add_flag("--wait", q->wait, "--slurm: return when the array has ended (sbatch --wait), then collect");
-  sw->add_option("--partition", q->slurm_options.partition, "--slurm: #SBATCH --partition");
-  sw->add_option("--time", q->slurm_options.time, "--slurm: each task's time limit (#SBATCH --time, e.g. 2:00:00)");
-  sw->add_option("--cpus-per-task", q->slurm_options.cpus_per_task, "--slurm: #SBATCH --cpus-per-task")
+// The options of `sweep --grid F`: what to run, where, and how (here N at a time, or as a Slurm job array).
+void add_sweep_options(CLI::App* sw, SweepRequest& q) {
+  sw->add_option("--grid", q.grid, "the grid file: a base run plus axes (experiments/sweeps/)");
+  sw->add_option("--out", q.out, "the sweep folder (default: out/sweeps/<grid name> in the repository)");
+  sw->add_option("--set", q.set, "key=value overrides of every point (config keys for train, options for sim "
+                                 "collapse), after the grid's");
+  sw->add_flag("--list", q.list, "print the points (name, arm, command) and exit");
+  sw->add_flag("--prepare", q.prepare, "write the sweep folder (sweep.json, each training point's run_config.json) "
+                                      "and exit: for running the points by other means (`sweep run-point DIR k`)");
+  sw->add_flag("--local", q.local, "run the unfinished points on this machine");
+  sw->add_option("--jobs", q.jobs, "--local: points at a time, each its own process")->capture_default_str();
+  sw->add_flag("--slurm", q.slurm, "submit the unfinished points as one sbatch --array job");
+  sw->add_flag("--dry-run", q.dry_run, "--slurm: print the job script, submit and write nothing");
+  sw->add_flag("--wait", q.wait, "--slurm: return when the array has ended (sbatch --wait), then collect");
+  sw->add_option("--partition", q.slurm_options.partition, "--slurm: #SBATCH --partition");
+  sw->add_option("--time", q.slurm_options.time, "--slurm: each task's time limit (#SBATCH --time, e.g. 2:00:00)");
+  sw->add_option("--cpus-per-task", q.slurm_options.cpus_per_task, "--slurm: #SBATCH --cpus-per-task")
       ->capture_default_str();
-  sw->add_option("--mem", q->slurm_options.mem, "--slurm: #SBATCH --mem (e.g. 8G)");
-  sw->add_option("--gres", q->slurm_options.gres, "--slurm: #SBATCH --gres (e.g. gpu:1)");
-  sw->add_option("--account", q->slurm_options.account, "--slurm: #SBATCH --account");
-  sw->add_option("--qos", q->slurm_options.qos, "--slurm: #SBATCH --qos");
-  sw->add_option("--max-running", q->slurm_options.max_running, "--slurm: at most this many tasks at once (--array %N)");
-  sw->add_option("--sbatch-option", q->slurm_options.extra, "--slurm: further #SBATCH lines (e.g. --constraint=a100)");
-  sw->add_option("--sbatch", q->sbatch, "--slurm: the sbatch command")->capture_default_str();
-  sw->add_option("--dmlbench", q->slurm_options.dmlbench, "--slurm: the dmlbench the tasks run (default: this one)");
+  sw->add_option("--mem", q.slurm_options.mem, "--slurm: #SBATCH --mem (e.g. 8G)");
+  sw->add_option("--gres", q.slurm_options.gres, "--slurm: #SBATCH --gres (e.g. gpu:1)");
+  sw->add_option("--account", q.slurm_options.account, "--slurm: #SBATCH --account");
+  sw->add_option("--qos", q.slurm_options.qos, "--slurm: #SBATCH --qos");
+  sw->add_option("--max-running", q.slurm_options.max_running, "--slurm: at most this many tasks at once (--array %N)");
+  sw->add_option("--sbatch-option", q.slurm_options.extra, "--slurm: further #SBATCH lines (e.g. --constraint=a100)");
+  sw->add_option("--sbatch", q.sbatch, "--slurm: the sbatch command")->capture_default_str();
+  sw->add_option("--dmlbench", q.slurm_options.dmlbench, "--slurm: the dmlbench the tasks run (default: this one)");
+}
 
+// `sweep status DIR`, `sweep collect DIR` and `sweep run-point DIR k`.
+void add_sweep_folder_commands(CLI::App* sw, int& exit_code) {
   auto* st = sw->add_subcommand("status", "which points are done, failed (with their log tail), running or missing");
   auto st_dir = std::make_shared<std::string>();
   st->add_option("dir", *st_dir, "the sweep folder")->required();
@@ -337,62 +335,96 @@ void add_sweep_commands(CLI::App& app, int& exit_code) {
   rp->callback([rp_dir, rp_index, &exit_code] {
     exit_code = ex::run_sweep_point({*rp_dir, *rp_index, kRepo, self_exe()}, std::cout);
   });
+}
 
+// Throws std::invalid_argument for a request that is not one whole thing to do.
+void check_sweep_request(const SweepRequest& q) {
+  if (q.grid.empty()) throw std::invalid_argument("sweep: --grid FILE is required (or sweep status|collect DIR)");
+  if (int(q.local) + int(q.slurm) + int(q.list) + int(q.prepare) != 1)
+    throw std::invalid_argument("sweep: give exactly one of --local, --slurm, --list and --prepare");
+  if (q.jobs < 1) throw std::invalid_argument("--jobs must be >= 1, got " + std::to_string(q.jobs));
+  if (q.slurm_options.cpus_per_task < 1) throw std::invalid_argument("--cpus-per-task must be >= 1");
+  if (q.slurm_options.max_running < 0) throw std::invalid_argument("--max-running must be >= 0");
+  if ((q.dry_run || q.wait) && !q.slurm) throw std::invalid_argument("--dry-run and --wait go with --slurm");
+}
+
+// `sweep --list`: each point's index, name and command line, then how many.
+void print_points(const ex::SweepPlan& plan) {
+  for (const auto& p : plan.points) {
+    std::cout << std::left << std::setw(5) << p.index << std::setw(40) << p.name << " dmlbench";
+    for (const auto& a : p.args) std::cout << ' ' << a;
+    std::cout << "\n";
+  }
+  std::cout << plan.points.size() << " points\n";
+}
+
+// Throws config_error for a training point whose data folder is not there.
+void check_data_dirs(const ex::SweepPlan& plan) {
+  for (const auto& p : plan.points) {
+    const std::string d = p.config["dataset"]["data_dir"].get<std::string>();
+    if (!fs::is_directory(d))
+      throw ex::config_error("point " + p.name + ": dataset.data_dir " + d + " is not a folder (scripts/fetch_data.sh "
+                             "fetches the bundled MNIST digits, `dmlbench data make-glyphs` renders the glyph proxy)");
+  }
+}
+
+// Each unfinished train point's resolved config, read by its `train --config` (rewritten only when it changed).
+void write_point_configs(const ex::SweepPlan& plan) {
+  for (const auto& p : plan.points)
+    if (!p.config.is_null() && ex::point_status(plan, p, 0).state != ex::PointState::done) {
+      const fs::path f = fs::path(ex::point_dir(plan, p)) / "run_config.json";
+      const std::string text = p.config.dump(2) + "\n";
+      if (!fs::exists(f) || read_text(f) != text) ex::write_file_atomically(f.string(), text);
+    }
+}
+
+// `sweep --grid F`: expands the grid, then lists, prepares, runs or submits its points (exit_code: theirs).
+void run_sweep(const SweepRequest& q, int& exit_code) {
+  check_sweep_request(q);
+  const auto grid = ex::read_sweep_grid(fs::absolute(q.grid).string(), kRepo);
+  const std::string out = q.out.empty() ? kRepo + "/out/sweeps/" + grid.name : fs::absolute(q.out).string();
+  const auto plan = ex::expand_sweep(grid, out, q.set, kRepo, check_collapse_options);
+  if (q.list) {
+    print_points(plan);
+    return;
+  }
+  if (grid.command == "train" && !q.dry_run) check_data_dirs(plan);
+  if (q.slurm && q.dry_run) {
+    auto o = q.slurm_options;
+    if (o.dmlbench.empty()) o.dmlbench = self_exe();
+    auto r = q;
+    r.slurm_options = o;
+    exit_code = submit_slurm(plan, r);
+    return;
+  }
+  adopt_folder(plan);
+  write_point_configs(plan);
+  if (q.prepare) {
+    std::cout << "wrote " << plan.dir << "/sweep.json: " << plan.points.size()
+              << " points; each runs with `dmlbench sweep run-point " << plan.dir << " <index>`\n";
+    return;
+  }
+  if (q.local) {
+    exit_code = run_local(plan, q.jobs);
+    return;
+  }
+  auto r = q;
+  if (r.slurm_options.dmlbench.empty()) r.slurm_options.dmlbench = self_exe();
+  exit_code = submit_slurm(plan, r);
+}
+
+}  // namespace
+
+void add_sweep_commands(CLI::App& app, int& exit_code) {
+  auto* sw = app.add_subcommand("sweep", "a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one "
+                                         "Slurm job array; `sweep status|collect DIR` after");
+  sw->require_subcommand(0, 1);
+  auto q = std::make_shared<SweepRequest>();
+  add_sweep_options(sw, *q);
+  add_sweep_folder_commands(sw, exit_code);
   sw->callback([sw, q, &exit_code] {
     if (!sw->get_subcommands().empty()) return;  // status, collect or run-point ran
-    if (q->grid.empty()) throw std::invalid_argument("sweep: --grid FILE is required (or sweep status|collect DIR)");
-    if (int(q->local) + int(q->slurm) + int(q->list) + int(q->prepare) != 1)
-      throw std::invalid_argument("sweep: give exactly one of --local, --slurm, --list and --prepare");
-    if (q->jobs < 1) throw std::invalid_argument("--jobs must be >= 1, got " + std::to_string(q->jobs));
-    if (q->slurm_options.cpus_per_task < 1) throw std::invalid_argument("--cpus-per-task must be >= 1");
-    if (q->slurm_options.max_running < 0) throw std::invalid_argument("--max-running must be >= 0");
-    if ((q->dry_run || q->wait) && !q->slurm) throw std::invalid_argument("--dry-run and --wait go with --slurm");
-    const auto grid = ex::read_sweep_grid(fs::absolute(q->grid).string(), kRepo);
-    const std::string out = q->out.empty() ? kRepo + "/out/sweeps/" + grid.name : fs::absolute(q->out).string();
-    const auto plan = ex::expand_sweep(grid, out, q->set, kRepo, check_collapse_options);
-    if (q->list) {
-      for (const auto& p : plan.points) {
-        std::cout << std::left << std::setw(5) << p.index << std::setw(40) << p.name << " dmlbench";
-        for (const auto& a : p.args) std::cout << ' ' << a;
-        std::cout << "\n";
-      }
-      std::cout << plan.points.size() << " points\n";
-      return;
-    }
-    if (grid.command == "train" && !q->dry_run)
-      for (const auto& p : plan.points) {
-        const std::string d = p.config["dataset"]["data_dir"].get<std::string>();
-        if (!fs::is_directory(d))
-          throw ex::config_error("point " + p.name + ": dataset.data_dir " + d + " is not a folder (scripts/fetch_data.sh "
-                                 "fetches the bundled MNIST digits, `dmlbench data make-glyphs` renders the glyph proxy)");
-      }
-    if (q->slurm && q->dry_run) {
-      auto o = q->slurm_options;
-      if (o.dmlbench.empty()) o.dmlbench = self_exe();
-      auto r = *q;
-      r.slurm_options = o;
-      exit_code = submit_slurm(plan, r);
-      return;
-    }
-    adopt_folder(plan);
-    for (const auto& p : plan.points)  // each train point's resolved config, read by its `train --config`
-      if (!p.config.is_null() && ex::point_status(plan, p, 0).state != ex::PointState::done) {
-        const fs::path f = fs::path(ex::point_dir(plan, p)) / "run_config.json";
-        const std::string text = p.config.dump(2) + "\n";
-        if (!fs::exists(f) || read_text(f) != text) ex::write_file_atomically(f.string(), text);
-      }
-    if (q->prepare) {
-      std::cout << "wrote " << plan.dir << "/sweep.json: " << plan.points.size()
-                << " points; each runs with `dmlbench sweep run-point " << plan.dir << " <index>`\n";
-      return;
-    }
-    if (q->local) {
-      exit_code = run_local(plan, q->jobs);
-      return;
-    }
-    auto r = *q;
-    if (r.slurm_options.dmlbench.empty()) r.slurm_options.dmlbench = self_exe();
-    exit_code = submit_slurm(plan, r);
+    run_sweep(*q, exit_code);
   });
 }
 

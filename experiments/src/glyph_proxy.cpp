@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <random>
@@ -31,13 +32,22 @@ namespace dmlbench::experiments {
 namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
+namespace {
+
+// A row of the table: as GlyphScript, with literals (constant-initialised, so no order of initialisation to mind).
+struct GlyphScriptRow {
+  const char* name;
+  bool background;
+  std::initializer_list<const char*> fonts;
+  std::initializer_list<char32_t> letters;
+};
+
 // Made by a throw-away script from fc-query's charsets: for each script a range of its letters (Unicode categories
 // Lo, Lu, Ll; for Ethiopic the first syllable of each consonant, for Coptic the capitals, for Vai every 9th syllable,
 // for Canadian syllabics the i/u/a series of 9 consonants), kept where every font has the code point, and at most 30
 // spread evenly over the range. Split: true = images_background (train), false = images_evaluation (test).
-const std::vector<GlyphScript>& glyph_scripts() {
-  // clang-format off
-  static const std::vector<GlyphScript> table = {
+// clang-format off
+constexpr GlyphScriptRow kGlyphScriptTable[] = {
     {"Armenian", true, {"NotoSansArmenian-Regular.ttf", "NotoSansArmenian-Bold.ttf",
      "NotoSerifArmenian-Regular.ttf", "NotoSerifArmenian-Bold.ttf"},
      {0x0531, 0x0532, 0x0533, 0x0534, 0x0536, 0x0537, 0x0538, 0x0539, 0x053B, 0x053C, 0x053D, 0x053E, 0x0540,
@@ -252,8 +262,20 @@ const std::vector<GlyphScript>& glyph_scripts() {
      {0x10450, 0x10451, 0x10453, 0x10454, 0x10456, 0x10458, 0x10459, 0x1045B, 0x1045C, 0x1045E, 0x10460, 0x10461,
       0x10463, 0x10464, 0x10466, 0x10468, 0x10469, 0x1046B, 0x1046C, 0x1046E, 0x10470, 0x10471, 0x10473, 0x10474,
       0x10476, 0x10478, 0x10479, 0x1047B, 0x1047C, 0x1047E}},
-  };
-  // clang-format on
+};
+// clang-format on
+
+}  // namespace
+
+// The table as GlyphScripts, made on first use.
+const std::vector<GlyphScript>& glyph_scripts() {
+  static const std::vector<GlyphScript> table = [] {
+    std::vector<GlyphScript> out;
+    for (const auto& row : kGlyphScriptTable)
+      out.push_back({row.name, row.background, {row.fonts.begin(), row.fonts.end()},
+                     {row.letters.begin(), row.letters.end()}});
+    return out;
+  }();
   return table;
 }
 
@@ -555,16 +577,129 @@ nlohmann::json existing_config(const fs::path& dir) {
   }
 }
 
-}  // namespace
+// The bytes of the PNG images under `dir`.
+std::uintmax_t png_bytes(const fs::path& dir) {
+  std::uintmax_t bytes = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir))
+    if (e.is_regular_file() && e.path().extension() == ".png") bytes += e.file_size();
+  return bytes;
+}
 
-GlyphProxySummary make_glyph_proxy(const GlyphProxyConfig& config, const std::string& out_dir, bool force,
-                                   const GlyphProgress& progress) {
-  check_glyph_proxy_config(config);
+// The scripts the config selects, each cut to its first letters_per_script letters (0: all).
+std::vector<GlyphScript> scripts_of(const GlyphProxyConfig& config) {
   auto scripts = select_glyph_scripts(config.scripts);
   if (config.letters_per_script > 0)
     for (auto& s : scripts)
       if (s.letters.size() > std::size_t(config.letters_per_script))
         s.letters.resize(std::size_t(config.letters_per_script));
+  return scripts;
+}
+
+// Renders every letter's drawers into `tmp` on config.threads threads, calling `progress` about every 100 ms; the
+// first failing letter's error (in letter order), if any.
+class GlyphRenderJobs {
+ public:
+  GlyphRenderJobs(const GlyphProxyConfig& config, const std::vector<GlyphScript>& scripts, const fs::path& tmp)
+      : config_(config), scripts_(scripts), tmp_(tmp), ids_(first_ids()) {
+    for (std::size_t s = 0; s < scripts.size(); ++s)
+      for (std::size_t l = 0; l < scripts[s].letters.size(); ++l) jobs_.push_back({s, l});
+    error_job_ = jobs_.size();
+  }
+
+  // Runs the jobs to the end (or the first error) and returns that error (null when none).
+  std::exception_ptr run(std::size_t images, const GlyphProgress& progress) {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < config_.threads; ++t) pool.emplace_back([this] { work(); });
+    for (;;) {
+      const bool finished = done_ == images || failed_;
+      if (progress) progress(done_, images);
+      if (finished) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    for (auto& t : pool) t.join();
+    return error_;
+  }
+
+ private:
+  struct Job {
+    std::size_t script, letter;
+  };
+
+  // One thread: takes the next letter until none is left or one has failed.
+  void work() {
+    try {
+      GlyphRenderer renderer(config_.font_dir);
+      for (std::size_t j; !failed_ && (j = next_++) < jobs_.size();) {
+        try {
+          draw_letter(renderer, jobs_[j]);
+        } catch (...) {
+          std::lock_guard<std::mutex> lock(error_mutex_);
+          if (j < error_job_) error_job_ = j, error_ = std::current_exception();  // the first letter's error
+          failed_ = true;
+        }
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex_);
+      if (!error_) error_ = std::current_exception();
+      failed_ = true;
+    }
+  }
+
+  // Writes one letter's drawers as <id>_<drawer>.png in its character folder.
+  void draw_letter(GlyphRenderer& renderer, const Job& job) {
+    const auto& s = scripts_[job.script];
+    const std::size_t letter = job.letter;
+    const fs::path dir = tmp_ / folder_of(s) / s.name / ("character" + two_digits(letter + 1));
+    fs::create_directories(dir);
+    char id[16];
+    std::snprintf(id, sizeof id, "%04zu", ids_.at(s.name) + letter);
+    for (int d = 0; d < config_.drawers; ++d) {
+      write_png((dir / (std::string(id) + "_" + two_digits(std::size_t(d + 1)) + ".png")).string(),
+                renderer.draw(s, letter, d, config_.seed, config_.size));
+      ++done_;
+    }
+  }
+
+  const GlyphProxyConfig& config_;
+  const std::vector<GlyphScript>& scripts_;
+  const fs::path tmp_;
+  const std::map<std::string, std::size_t> ids_;
+  std::vector<Job> jobs_;
+  std::atomic<std::size_t> next_{0}, done_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex error_mutex_;
+  std::size_t error_job_ = 0;
+  std::exception_ptr error_;
+};
+
+// manifest.json: the config, what the proxy is, and each script's split, letters, fonts and code points.
+json glyph_manifest(const nlohmann::json& cfg, const GlyphProxyConfig& config, std::size_t images,
+                    const std::vector<GlyphScript>& scripts) {
+  json manifest;
+  manifest["config"] = cfg;
+  manifest["note"] = "a glyph proxy in Omniglot's layout, rendered from Debian's fonts-noto-core: not Omniglot";
+  manifest["drawers"] = config.drawers;
+  manifest["images"] = images;
+  manifest["scripts"] = json::array();
+  for (const auto& s : scripts) {
+    json js;
+    js["name"] = s.name;
+    js["split"] = folder_of(s);
+    js["letters"] = s.letters.size();
+    js["fonts"] = s.fonts;
+    js["code_points"] = json::array();
+    for (char32_t c : s.letters) js["code_points"].push_back(code_point_name(c));
+    manifest["scripts"].push_back(js);
+  }
+  return manifest;
+}
+
+}  // namespace
+
+GlyphProxySummary make_glyph_proxy(const GlyphProxyConfig& config, const std::string& out_dir, bool force,
+                                   const GlyphProgress& progress) {
+  check_glyph_proxy_config(config);
+  const auto scripts = scripts_of(config);
   const auto cfg = glyph_proxy_config_json(config);
   const fs::path out = fs::path(out_dir), tmp = fs::path(out_dir + ".tmp");
 
@@ -576,8 +711,7 @@ GlyphProxySummary make_glyph_proxy(const GlyphProxyConfig& config, const std::st
     const auto old = existing_config(out);
     if (old == cfg) {
       sum.already_there = true;
-      for (const auto& e : fs::recursive_directory_iterator(out))
-        if (e.is_regular_file() && e.path().extension() == ".png") sum.bytes += e.file_size();
+      sum.bytes += png_bytes(out);
       return sum;
     }
     if (!force)
@@ -593,80 +727,14 @@ GlyphProxySummary make_glyph_proxy(const GlyphProxyConfig& config, const std::st
 
   fs::remove_all(tmp);
   fs::create_directories(tmp);
-  const auto ids = first_ids();
-  struct Job {
-    std::size_t script, letter;
-  };
-  std::vector<Job> jobs;
-  for (std::size_t s = 0; s < scripts.size(); ++s)
-    for (std::size_t l = 0; l < scripts[s].letters.size(); ++l) jobs.push_back({s, l});
-
-  std::atomic<std::size_t> next{0}, done{0};
-  std::atomic<bool> failed{false};
-  std::mutex error_mutex;
-  std::size_t error_job = jobs.size();
-  std::exception_ptr error;
-  auto work = [&] {
-    try {
-      GlyphRenderer renderer(config.font_dir);
-      for (std::size_t j; !failed && (j = next++) < jobs.size();) {
-        try {
-          const auto& s = scripts[jobs[j].script];
-          const std::size_t letter = jobs[j].letter;
-          const fs::path dir = tmp / folder_of(s) / s.name / ("character" + two_digits(letter + 1));
-          fs::create_directories(dir);
-          char id[16];
-          std::snprintf(id, sizeof id, "%04zu", ids.at(s.name) + letter);
-          for (int d = 0; d < config.drawers; ++d) {
-            write_png((dir / (std::string(id) + "_" + two_digits(std::size_t(d + 1)) + ".png")).string(),
-                      renderer.draw(s, letter, d, config.seed, config.size));
-            ++done;
-          }
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(error_mutex);
-          if (j < error_job) error_job = j, error = std::current_exception();  // the first letter's error
-          failed = true;
-        }
-      }
-    } catch (...) {
-      std::lock_guard<std::mutex> lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 0; t < config.threads; ++t) pool.emplace_back(work);
-  for (;;) {
-    const bool finished = done == sum.images || failed;
-    if (progress) progress(done, sum.images);
-    if (finished) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  }
-  for (auto& t : pool) t.join();
-  if (error) {
+  if (const auto error = GlyphRenderJobs(config, scripts, tmp).run(sum.images, progress)) {
     fs::remove_all(tmp);
     std::rethrow_exception(error);
   }
 
-  json manifest;
-  manifest["config"] = cfg;
-  manifest["note"] = "a glyph proxy in Omniglot's layout, rendered from Debian's fonts-noto-core: not Omniglot";
-  manifest["drawers"] = config.drawers;
-  manifest["images"] = sum.images;
-  manifest["scripts"] = json::array();
-  for (const auto& s : scripts) {
-    json js;
-    js["name"] = s.name;
-    js["split"] = folder_of(s);
-    js["letters"] = s.letters.size();
-    js["fonts"] = s.fonts;
-    js["code_points"] = json::array();
-    for (char32_t c : s.letters) js["code_points"].push_back(code_point_name(c));
-    manifest["scripts"].push_back(js);
-  }
-  write_file_atomically((tmp / "manifest.json").string(), manifest.dump(2) + "\n");
-  for (const auto& e : fs::recursive_directory_iterator(tmp))
-    if (e.is_regular_file() && e.path().extension() == ".png") sum.bytes += e.file_size();
+  write_file_atomically((tmp / "manifest.json").string(),
+                        glyph_manifest(cfg, config, sum.images, scripts).dump(2) + "\n");
+  sum.bytes += png_bytes(tmp);
   if (fs::exists(out)) fs::remove_all(out);  // force: checked above
   fs::rename(tmp, out);
   return sum;

@@ -34,21 +34,6 @@ void check_profile_name(const std::string& name, const std::string& what) {
 
 namespace {
 
-void only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
-  if (!j.is_object()) throw config_error(where + " must be an object");
-  for (auto it = j.begin(); it != j.end(); ++it)
-    if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end()) {
-      const auto near = nearest_name(it.key(), allowed);
-      throw config_error(where + ": unknown key \"" + it.key() + "\"" +
-                         (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
-    }
-}
-
-std::string need_string(const json& j, const char* k, const std::string& where) {
-  if (!j.contains(k) || !j[k].is_string()) throw config_error(where + ": \"" + k + "\" (a string) is required");
-  return j[k].get<std::string>();
-}
-
 // {"key": value, ...} -> "key=value" overrides (strings as they are, the rest as JSON)
 std::vector<std::string> overrides(const json& j, const std::string& where) {
   std::vector<std::string> out;
@@ -75,9 +60,6 @@ double sd_of(const std::vector<double>& v) {
 }  // namespace
 
 std::vector<std::string> config_overrides(const json& j, const std::string& where) { return overrides(j, where); }
-void check_only_keys(const json& j, const std::vector<std::string>& allowed, const std::string& where) {
-  only_keys(j, allowed, where);
-}
 json mean_std_entry(const std::vector<double>& x) {
   const double sd = sd_of(x);
   return json{{"mean", x.empty() ? json(nullptr) : json(mean_of(x))},
@@ -106,41 +88,27 @@ double metric_at(const json& metrics, const std::string& dotted) {
 }
 
 Reproduction read_reproduction(const std::string& path, const std::string& repo_root) {
-  std::ifstream in(path);
-  if (!in) throw config_error("cannot read the reproduction file " + path);
-  json source;
-  try {
-    source = json::parse(in, nullptr, true, true);
-  } catch (const json::exception& e) {
-    throw config_error(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return parse_reproduction(source, path, repo_root);
+  return parse_reproduction(read_json_file(path, "the reproduction file"), path, repo_root);
 }
 
-Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
-  Reproduction r;
-  r.source = source;
-  const json& j = r.source;
-  const std::string w = path;
-  only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison", "metrics",
-                "diagnostics", "variants", "claims", "compare_with", "note", "needs"},
-            w);
-  r.file = path;
-  r.id = need_string(j, "id", w);
-  r.stage = j.value("stage", r.id);
-  r.title = need_string(j, "title", w);
-  r.paper = need_string(j, "paper", w);
-  r.where = j.value("where", "");
-  r.config = need_string(j, "config", w);
-  if (!fs::path(r.config).is_absolute()) r.config = (fs::path(repo_root) / r.config).lexically_normal().string();
-  if (!fs::exists(r.config)) throw config_error(w + ": config " + r.config + " does not exist");
-  r.set = overrides(j.value("set", json()), w + ": set");
+namespace {
+
+// The names of the arms, to check the names that refer to them.
+std::set<std::string> arm_name_set(const std::vector<ReproductionArm>& arms) {
+  std::set<std::string> names;
+  for (const auto& a : arms) names.insert(a.name);
+  return names;
+}
+
+// "arms": each with a unique name; an arm's init_from names an arm listed before it and replaces its starting weights.
+std::vector<ReproductionArm> read_arms(const json& j, const std::string& w) {
   if (!j.contains("arms") || !j["arms"].is_array() || j["arms"].empty())
     throw config_error(w + ": \"arms\" must be a non-empty list");
+  std::vector<ReproductionArm> arms;
   std::set<std::string> arm_names;
   for (const auto& a : j["arms"]) {
-    only_keys(a, {"name", "label", "set", "init_from"}, w + ": arm");
-    ReproductionArm arm{need_string(a, "name", w + ": arm"), a.value("label", ""),
+    check_only_keys(a, {"name", "label", "set", "init_from"}, w + ": arm");
+    ReproductionArm arm{required_string(a, "name", w + ": arm"), a.value("label", ""),
                         overrides(a.value("set", json()), w + ": arm set"), a.value("init_from", "")};
     if (arm.label.empty()) arm.label = arm.name;
     if (!arm.init_from.empty()) {
@@ -153,12 +121,18 @@ Reproduction parse_reproduction(const json& source, const std::string& path, con
                              kv.substr(0, kv.find('=')));
     }
     if (!arm_names.insert(arm.name).second) throw config_error(w + ": arm " + arm.name + " listed twice");
-    r.arms.push_back(arm);
+    arms.push_back(arm);
   }
+  return arms;
+}
+
+// "profiles": quick | default | full, each with its seeds, overrides, time estimate and jobs.
+std::map<std::string, ReproductionProfile> read_profiles(const json& j, const std::string& w) {
   if (!j.contains("profiles") || !j["profiles"].is_object()) throw config_error(w + ": \"profiles\" is required");
+  std::map<std::string, ReproductionProfile> profiles;
   for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
     check_profile_name(it.key(), w + ": a profile");
-    only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs"}, w + ": profile " + it.key());
+    check_only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs"}, w + ": profile " + it.key());
     ReproductionProfile p;
     p.seeds = it.value().value("seeds", 1);
     if (p.seeds < 1) throw config_error(w + ": profile " + it.key() + ": seeds must be >= 1");
@@ -166,77 +140,130 @@ Reproduction parse_reproduction(const json& source, const std::string& path, con
     p.estimate_seconds = it.value().value("estimate_seconds", 60.0);
     p.jobs = it.value().value("jobs", 1);
     if (p.jobs < 1) throw config_error(w + ": profile " + it.key() + ": jobs must be >= 1");
-    r.profiles[it.key()] = p;
+    profiles[it.key()] = p;
   }
-  if (j.contains("comparison")) {
-    const auto& c = j["comparison"];
-    only_keys(c, {"baseline", "treatment", "test", "alpha"}, w + ": comparison");
-    r.baseline = need_string(c, "baseline", w + ": comparison");
-    r.treatment = need_string(c, "treatment", w + ": comparison");
-    if (c.value("test", "welch") != "welch") throw config_error(w + ": comparison.test must be welch");
-    r.alpha = c.value("alpha", 0.05);
-    if (!(r.alpha > 0 && r.alpha < 1)) throw config_error(w + ": comparison.alpha must lie in (0, 1)");
-    for (const auto& a : {r.baseline, r.treatment})
-      if (!arm_names.count(a)) throw config_error(w + ": comparison names arm \"" + a + "\", which is not an arm");
+  return profiles;
+}
+
+// "comparison": the baseline and treatment arms and the test's alpha, into r.
+void read_comparison(const json& c, const std::string& w, const std::set<std::string>& arm_names, Reproduction& r) {
+  check_only_keys(c, {"baseline", "treatment", "test", "alpha"}, w + ": comparison");
+  r.baseline = required_string(c, "baseline", w + ": comparison");
+  r.treatment = required_string(c, "treatment", w + ": comparison");
+  if (c.value("test", "welch") != "welch") throw config_error(w + ": comparison.test must be welch");
+  r.alpha = c.value("alpha", 0.05);
+  if (!(r.alpha > 0 && r.alpha < 1)) throw config_error(w + ": comparison.alpha must lie in (0, 1)");
+  for (const auto& a : {r.baseline, r.treatment})
+    if (!arm_names.count(a)) throw config_error(w + ": comparison names arm \"" + a + "\", which is not an arm");
+}
+
+// What a metric is read against: the file (for errors), its comparison's arms and the names of its arms.
+struct MetricContext {
+  const std::string& w;
+  const Reproduction& r;
+  const std::set<std::string>& arm_names;
+};
+
+// A metric's "compare": its own sides (arm and path each, defaulting to the comparison's arms and the metric's path),
+// or a fixed bound in place of the baseline.
+void read_metric_compare(const json& m, const MetricContext& c, ReproductionMetric& x) {
+  const std::string cw = c.w + ": metric " + x.label + ": compare";
+  check_only_keys(m["compare"], {"baseline", "treatment", "bound"}, cw);
+  if (m["compare"].contains("bound")) {
+    if (m["compare"].contains("baseline")) throw config_error(cw + ": a bound replaces the baseline; name one of them");
+    if (!m["compare"]["bound"].is_number()) throw config_error(cw + ".bound must be a number");
+    x.bound = m["compare"]["bound"].get<double>();
+    if (m.value("direction", "").empty())
+      throw config_error(cw + ": a bound needs a direction (increase: above it, decrease: below it)");
   }
-  auto read_metrics = [&](const char* key, std::vector<ReproductionMetric>& out) {
-    if (!j.contains(key)) return;
-    for (const auto& m : j[key]) {
-      only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare"},
-                w + ": " + key);
-      ReproductionMetric x;
-      x.label = need_string(m, "label", w + ": metric");
-      x.path = need_string(m, "path", w + ": metric " + x.label);
-      x.scale = m.value("scale", 1.0);
-      x.claim = m.value("claim", "");
-      x.statement = m.value("statement", "");
-      x.in_variant_table = m.value("in_variant_table", false);
-      if (m.contains("paper"))
-        for (auto it = m["paper"].begin(); it != m["paper"].end(); ++it) {
-          if (!arm_names.count(it.key()))
-            throw config_error(w + ": metric " + x.label + ": paper value for \"" + it.key() + "\", not an arm");
-          x.paper[it.key()] = it.value().get<double>();
-        }
-      if (m.contains("compare")) {
-        const std::string cw = w + ": metric " + x.label + ": compare";
-        only_keys(m["compare"], {"baseline", "treatment", "bound"}, cw);
-        if (m["compare"].contains("bound")) {
-          if (m["compare"].contains("baseline"))
-            throw config_error(cw + ": a bound replaces the baseline; name one of them");
-          if (!m["compare"]["bound"].is_number()) throw config_error(cw + ".bound must be a number");
-          x.bound = m["compare"]["bound"].get<double>();
-          if (m.value("direction", "").empty())
-            throw config_error(cw + ": a bound needs a direction (increase: above it, decrease: below it)");
-        }
-        for (const char* side : {"baseline", "treatment"}) {
-          if (x.bound && std::string(side) == "baseline") continue;
-          const json& sj = m["compare"].value(side, json::object());
-          only_keys(sj, {"arm", "path"}, cw + "." + side);
-          std::string arm = sj.value("arm", std::string(side) == "baseline" ? r.baseline : r.treatment);
-          if (!arm_names.count(arm)) throw config_error(cw + "." + side + " names arm \"" + arm + "\", which is not an arm");
-          (std::string(side) == "baseline" ? x.baseline_arm : x.treatment_arm) = arm;
-          (std::string(side) == "baseline" ? x.baseline_path : x.treatment_path) = sj.value("path", x.path);
-        }
-      }
-      const std::string base_arm = x.baseline_arm.empty() ? r.baseline : x.baseline_arm,
-                        treat_arm = x.treatment_arm.empty() ? r.treatment : x.treatment_arm;
-      if (x.bound) x.baseline_arm.clear();
-      x.direction = m.value("direction", "");
-      if (x.direction.empty() && x.paper.count(base_arm) && x.paper.count(treat_arm))
-        x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
-      if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
-        throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
-      out.push_back(x);
+  for (const char* side : {"baseline", "treatment"}) {
+    if (x.bound && std::string(side) == "baseline") continue;
+    const json& sj = m["compare"].value(side, json::object());
+    check_only_keys(sj, {"arm", "path"}, cw + "." + side);
+    std::string arm = sj.value("arm", std::string(side) == "baseline" ? c.r.baseline : c.r.treatment);
+    if (!c.arm_names.count(arm)) throw config_error(cw + "." + side + " names arm \"" + arm + "\", which is not an arm");
+    (std::string(side) == "baseline" ? x.baseline_arm : x.treatment_arm) = arm;
+    (std::string(side) == "baseline" ? x.baseline_path : x.treatment_path) = sj.value("path", x.path);
+  }
+}
+
+// One entry of "metrics" or "diagnostics" (`key`): its label, path, paper values, sides and claimed direction (given,
+// or the paper's treatment against its baseline).
+ReproductionMetric read_metric(const json& m, const char* key, const MetricContext& c) {
+  const std::string& w = c.w;
+  check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare"},
+                  w + ": " + key);
+  ReproductionMetric x;
+  x.label = required_string(m, "label", w + ": metric");
+  x.path = required_string(m, "path", w + ": metric " + x.label);
+  x.scale = m.value("scale", 1.0);
+  x.claim = m.value("claim", "");
+  x.statement = m.value("statement", "");
+  x.in_variant_table = m.value("in_variant_table", false);
+  if (m.contains("paper"))
+    for (auto it = m["paper"].begin(); it != m["paper"].end(); ++it) {
+      if (!c.arm_names.count(it.key()))
+        throw config_error(w + ": metric " + x.label + ": paper value for \"" + it.key() + "\", not an arm");
+      x.paper[it.key()] = it.value().get<double>();
     }
-  };
-  read_metrics("metrics", r.metrics);
-  read_metrics("diagnostics", r.diagnostics);
+  if (m.contains("compare")) read_metric_compare(m, c, x);
+  const std::string base_arm = x.baseline_arm.empty() ? c.r.baseline : x.baseline_arm,
+                    treat_arm = x.treatment_arm.empty() ? c.r.treatment : x.treatment_arm;
+  if (x.bound) x.baseline_arm.clear();
+  x.direction = m.value("direction", "");
+  if (x.direction.empty() && x.paper.count(base_arm) && x.paper.count(treat_arm))
+    x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
+  if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
+    throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
+  return x;
+}
+
+// The entries of "metrics" or "diagnostics" (none when the file has no `key`).
+std::vector<ReproductionMetric> read_metrics(const json& j, const char* key, const MetricContext& c) {
+  std::vector<ReproductionMetric> out;
+  if (!j.contains(key)) return out;
+  for (const auto& m : j[key]) out.push_back(read_metric(m, key, c));
+  return out;
+}
+
+// "variants": each a name, what it changes and its overrides.
+std::vector<ReproductionVariant> read_variants(const json& j, const std::string& w) {
+  std::vector<ReproductionVariant> variants;
   if (j.contains("variants"))
     for (const auto& v : j["variants"]) {
-      only_keys(v, {"name", "change", "set"}, w + ": variant");
-      r.variants.push_back({need_string(v, "name", w + ": variant"), v.value("change", ""),
-                            overrides(v.value("set", json()), w + ": variant set")});
+      check_only_keys(v, {"name", "change", "set"}, w + ": variant");
+      variants.push_back({required_string(v, "name", w + ": variant"), v.value("change", ""),
+                          overrides(v.value("set", json()), w + ": variant set")});
     }
+  return variants;
+}
+
+}  // namespace
+
+Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
+  Reproduction r;
+  r.source = source;
+  const json& j = r.source;
+  const std::string w = path;
+  check_only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison",
+                      "metrics", "diagnostics", "variants", "claims", "compare_with", "note", "needs"},
+                  w);
+  r.file = path;
+  r.id = required_string(j, "id", w);
+  r.stage = j.value("stage", r.id);
+  r.title = required_string(j, "title", w);
+  r.paper = required_string(j, "paper", w);
+  r.where = j.value("where", "");
+  r.config = existing_config_file(required_string(j, "config", w), repo_root, w);
+  r.set = overrides(j.value("set", json()), w + ": set");
+  r.arms = read_arms(j, w);
+  const std::set<std::string> arm_names = arm_name_set(r.arms);
+  r.profiles = read_profiles(j, w);
+  if (j.contains("comparison")) read_comparison(j["comparison"], w, arm_names, r);
+  const MetricContext metric_context{w, r, arm_names};
+  r.metrics = read_metrics(j, "metrics", metric_context);
+  r.diagnostics = read_metrics(j, "diagnostics", metric_context);
+  r.variants = read_variants(j, w);
   r.claims = j.value("claims", true);
   r.compare_with = j.value("compare_with", "");
   r.needs = j.value("needs", "");
@@ -281,10 +308,16 @@ Verdict judge(const std::string& direction, const WelchResult& w, std::size_t na
   return v;
 }
 
-json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
-                       const std::map<std::string, std::vector<json>>& runs) {
-  json out = {{"name", v.name}, {"change", v.change}, {"rows", json::array()}, {"diagnostics", json::array()}};
-  auto values = [&](const ReproductionMetric& m, const std::string& arm, const std::string& path) {
+namespace {
+
+// A variant's finished runs by arm, with the reproduction that reads them: each metric's values per arm.
+struct VariantRuns {
+  const Reproduction& r;
+  const std::map<std::string, std::vector<json>>& runs;
+
+  // The metric's values (times its scale) at `path` in the arm's runs, in seed order; a run where it is undefined is
+  // left out.
+  std::vector<double> values(const ReproductionMetric& m, const std::string& arm, const std::string& path) const {
     std::vector<double> x;
     const auto it = runs.find(arm);  // an arm none of whose runs finished (a sweep's failed points) has no values
     if (it == runs.end()) return x;
@@ -299,87 +332,116 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
       }
     }
     return x;
-  };
-  const auto entry = mean_std_entry;
+  }
+};
+
+// Welch's test into a row: the difference (none where a side has no value), t, df and p (null where undefined).
+void put_welch(json& row, const WelchResult& w) {
+  if (std::isfinite(w.difference)) row["difference"] = w.difference;  // none where a side has no value
+  row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
+  row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
+  row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
+}
+
+// A verdict into a row: whether the paper's direction holds, the verdict and its note (if any).
+void put_verdict(json& row, const Verdict& verdict) {
+  row["paper_direction_holds"] = verdict.direction_holds;
+  row["verdict"] = verdict.verdict;
+  if (!verdict.note.empty()) row["note"] = verdict.note;
+}
+
+// A metric's row: what it claims, and each arm's mean +- std over its seeds next to the paper's value.
+json arms_row(const VariantRuns& v, const ReproductionMetric& m) {
+  json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
+              {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
+  for (const auto& a : v.r.arms) {
+    json e = mean_std_entry(v.values(m, a.name, m.path));
+    e["label"] = a.label;
+    if (m.paper.count(a.name)) e["paper"] = m.paper.at(a.name);
+    row["arms"][a.name] = e;
+  }
+  return row;
+}
+
+// The treatment side against a fixed number: a one-sample t-test (Welch's with a constant side) and its verdict.
+void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m) {
+  const auto ta = v.values(m, m.treatment_arm, m.treatment_path);
+  json e = mean_std_entry(ta);
+  e["arm"] = m.treatment_arm;
+  for (const auto& a : v.r.arms)
+    if (a.name == m.treatment_arm) e["label"] = a.label;
+  e["path"] = m.treatment_path;
+  row["treatment"] = e;
+  std::ostringstream b;
+  b << *m.bound;
+  row["baseline"] = {{"arm", "bound"}, {"label", "the bound " + b.str()}, {"path", ""}, {"mean", *m.bound},
+                     {"std", 0.0}, {"seeds", json::array()}};
+  const auto w = welch_test(ta, {*m.bound, *m.bound});
+  put_welch(row, w);
+  row["seeds_per_arm"] = ta.size();
+  Verdict verdict;
+  if (ta.size() >= 2 && !(sd_of(ta) > 0)) {  // every seed the same number: it is on one side or the other
+    verdict.direction_holds = m.direction == "increase" ? w.difference > 0 : w.difference < 0;
+    verdict.verdict = verdict.direction_holds ? "verified" : "refuted";
+    verdict.note = "every seed gave " + std::to_string(ta.front()) + " (no spread to test)";
+  } else {
+    verdict = judge(m.direction, w, ta.size(), 2, v.r.alpha);
+  }
+  put_verdict(row, verdict);
+}
+
+// The label of an arm (its name when the file has no such arm).
+std::string arm_label(const Reproduction& r, const std::string& arm) {
+  for (const auto& a : r.arms)
+    if (a.name == arm) return a.label;
+  return arm;
+}
+
+// A metric with its own sides: each side's arm, label, path and mean +- std.
+void put_metric_sides(json& row, const VariantRuns& v, const ReproductionMetric& m) {
+  for (const auto& [side, arm, path] : {std::tuple{"baseline", m.baseline_arm, m.baseline_path},
+                                        std::tuple{"treatment", m.treatment_arm, m.treatment_path}}) {
+    json e = mean_std_entry(v.values(m, arm, path));
+    e["arm"] = arm;
+    e["label"] = arm_label(v.r, arm);
+    e["path"] = path;
+    row[side] = e;
+  }
+}
+
+// The treatment arm against the baseline arm (the metric's own, else the comparison's): Welch's test and, where the
+// metric claims a direction, its verdict. Nothing without a baseline.
+void put_arm_test(json& row, const VariantRuns& v, const ReproductionMetric& m) {
+  const std::string base_arm = m.baseline_arm.empty() ? v.r.baseline : m.baseline_arm,
+                    treat_arm = m.treatment_arm.empty() ? v.r.treatment : m.treatment_arm;
+  if (base_arm.empty()) return;
+  const auto ta = v.values(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
+             ba = v.values(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
+  const auto w = welch_test(ta, ba);
+  put_welch(row, w);
+  row["seeds_per_arm"] = std::min(ta.size(), ba.size());
+  if (!m.direction.empty()) put_verdict(row, judge(m.direction, w, ta.size(), ba.size(), v.r.alpha));
+}
+
+}  // namespace
+
+json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
+                       const std::map<std::string, std::vector<json>>& runs) {
+  json out = {{"name", v.name}, {"change", v.change}, {"rows", json::array()}, {"diagnostics", json::array()}};
+  const VariantRuns variant{r, runs};
   for (const auto& m : r.metrics) {
-    json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
-                {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
-    for (const auto& a : r.arms) {
-      json e = entry(values(m, a.name, m.path));
-      e["label"] = a.label;
-      if (m.paper.count(a.name)) e["paper"] = m.paper.at(a.name);
-      row["arms"][a.name] = e;
-    }
-    if (m.bound) {  // the treatment side against a fixed number: a one-sample t-test (Welch's with a constant side)
-      const auto ta = values(m, m.treatment_arm, m.treatment_path);
-      json e = entry(ta);
-      e["arm"] = m.treatment_arm;
-      for (const auto& a : r.arms)
-        if (a.name == m.treatment_arm) e["label"] = a.label;
-      e["path"] = m.treatment_path;
-      row["treatment"] = e;
-      std::ostringstream b;
-      b << *m.bound;
-      row["baseline"] = {{"arm", "bound"}, {"label", "the bound " + b.str()}, {"path", ""}, {"mean", *m.bound},
-                         {"std", 0.0}, {"seeds", json::array()}};
-      const auto w = welch_test(ta, {*m.bound, *m.bound});
-      if (std::isfinite(w.difference)) row["difference"] = w.difference;  // none where a side has no value
-      row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
-      row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
-      row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
-      row["seeds_per_arm"] = ta.size();
-      Verdict verdict;
-      if (ta.size() >= 2 && !(sd_of(ta) > 0)) {  // every seed the same number: it is on one side or the other
-        verdict.direction_holds = m.direction == "increase" ? w.difference > 0 : w.difference < 0;
-        verdict.verdict = verdict.direction_holds ? "verified" : "refuted";
-        verdict.note = "every seed gave " + std::to_string(ta.front()) + " (no spread to test)";
-      } else {
-        verdict = judge(m.direction, w, ta.size(), 2, r.alpha);
-      }
-      row["paper_direction_holds"] = verdict.direction_holds;
-      row["verdict"] = verdict.verdict;
-      if (!verdict.note.empty()) row["note"] = verdict.note;
-      out["rows"].push_back(row);
-      continue;
-    }
-    if (!m.baseline_arm.empty()) {  // the metric's own sides
-      auto label_of = [&](const std::string& arm) {
-        for (const auto& a : r.arms)
-          if (a.name == arm) return a.label;
-        return arm;
-      };
-      for (const auto& [side, arm, path] : {std::tuple{"baseline", m.baseline_arm, m.baseline_path},
-                                            std::tuple{"treatment", m.treatment_arm, m.treatment_path}}) {
-        json e = entry(values(m, arm, path));
-        e["arm"] = arm;
-        e["label"] = label_of(arm);
-        e["path"] = path;
-        row[side] = e;
-      }
-    }
-    const std::string base_arm = m.baseline_arm.empty() ? r.baseline : m.baseline_arm,
-                      treat_arm = m.treatment_arm.empty() ? r.treatment : m.treatment_arm;
-    if (!base_arm.empty()) {
-      const auto ta = values(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
-                 ba = values(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
-      const auto w = welch_test(ta, ba);
-      if (std::isfinite(w.difference)) row["difference"] = w.difference;  // none where a side has no value
-      row["welch_t"] = std::isfinite(w.t) ? json(w.t) : json(nullptr);
-      row["df"] = std::isfinite(w.df) ? json(w.df) : json(nullptr);
-      row["p_value"] = std::isfinite(w.p) ? json(w.p) : json(nullptr);
-      row["seeds_per_arm"] = std::min(ta.size(), ba.size());
-      if (!m.direction.empty()) {
-        const auto verdict = judge(m.direction, w, ta.size(), ba.size(), r.alpha);
-        row["paper_direction_holds"] = verdict.direction_holds;
-        row["verdict"] = verdict.verdict;
-        if (!verdict.note.empty()) row["note"] = verdict.note;
-      }
+    json row = arms_row(variant, m);
+    if (m.bound) {
+      put_bound_test(row, variant, m);
+    } else {
+      if (!m.baseline_arm.empty()) put_metric_sides(row, variant, m);  // the metric's own sides
+      put_arm_test(row, variant, m);
     }
     out["rows"].push_back(row);
   }
   for (const auto& m : r.diagnostics) {
     json row = {{"metric", m.label}, {"path", m.path}, {"arms", json::object()}};
-    for (const auto& a : r.arms) row["arms"][a.name] = entry(values(m, a.name, m.path));
+    for (const auto& a : r.arms) row["arms"][a.name] = mean_std_entry(variant.values(m, a.name, m.path));
     out["diagnostics"].push_back(row);
   }
   return out;

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/sweep_grid.hpp"
 
+#include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <algorithm>
@@ -34,15 +35,6 @@ std::string folder_part(const std::string& text) {
 std::string value_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
 namespace {
-
-const json& need(const json& j, const char* key, const std::string& where) {
-  if (!j.contains(key)) throw config_error(where + ": \"" + key + "\" is required");
-  return j[key];
-}
-
-std::string resolve(const std::string& p, const std::string& root) {
-  return fs::path(p).is_absolute() ? p : (fs::path(root) / p).lexically_normal().string();
-}
 
 std::vector<std::uint64_t> read_seeds(const json& v, const std::string& where) {
   std::vector<std::uint64_t> out;
@@ -82,31 +74,22 @@ void check_sim_option(const std::string& key, const json& v, const std::string& 
                               ", got " + v.dump());
 }
 
-}  // namespace
-
-SweepGrid read_sweep_grid(const std::string& path, const std::string& repo_root) {
-  std::ifstream in(path);
-  if (!in) throw config_error("cannot read the grid file " + path);
-  json source;
-  try {
-    source = json::parse(in, nullptr, true, true);
-  } catch (const json::exception& e) {
-    throw config_error(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return parse_sweep_grid(source, path, repo_root);
+// A name that is its own folder name: letters, digits, '.', '-' and '+', not empty.
+bool is_folder_name(const json& name) {
+  return name.is_string() && !name.get<std::string>().empty() &&
+         folder_part(name.get<std::string>()) == name.get<std::string>();
 }
 
-SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::string& repo_root,
-                           const json* reproduction_source) {
-  const std::string w = path;
+// What every grid has: its keys checked, the name and title, the overrides of every point and the seeds.
+SweepGrid read_grid_head(const json& j, const std::string& w) {
   check_only_keys(j, {"name", "title", "note", "command", "reproduction", "profile", "arms", "variants", "config", "set",
                       "axes", "seeds", "metrics"},
                   w);
   SweepGrid g;
-  g.file = path;
+  g.file = w;
   g.source = j;
-  const json& name = need(j, "name", w);
-  if (!name.is_string() || name.get<std::string>().empty() || folder_part(name.get<std::string>()) != name.get<std::string>())
+  const json& name = required_field(j, "name", w);
+  if (!is_folder_name(name))
     throw config_error(w + ": name must be a non-empty string of letters, digits, '.', '-' and '+', got " + name.dump());
   g.name = name.get<std::string>();
   g.title = j.value("title", g.name);
@@ -118,172 +101,224 @@ SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::st
   if (j.contains("seeds") && j.contains("axes") && j["axes"].is_object() && j["axes"].contains("seed"))
     throw config_error(w + ": give the seeds once, as \"seeds\" or as the seed axis");
   if (j.contains("seeds")) g.seeds = read_seeds(j["seeds"], w);
+  return g;
+}
 
-  if (j.contains("reproduction")) {
-    if (!j["reproduction"].is_string()) throw config_error(w + ": reproduction must be a file name");
-    for (const char* k : {"command", "config", "metrics"})
-      if (j.contains(k))
-        throw config_error(w + ": a reproduction grid takes its " + k + " from the reproduction file; remove \"" + k +
-                           "\"");
-    const std::string rf = resolve(j["reproduction"].get<std::string>(), repo_root);
-    g.reproduction = reproduction_source ? parse_reproduction(*reproduction_source, rf, repo_root)
-                                         : read_reproduction(rf, repo_root);
-    g.command = "train";
-    g.config = g.reproduction->config;
-    g.profile = j.value("profile", "default");
-    if (!g.reproduction->profiles.count(g.profile))
-      throw config_error(w + ": " + rf + " has no profile \"" + g.profile + "\"");
-    for (const char* k : {"arms", "variants"}) {
-      if (!j.contains(k)) continue;
-      if (!j[k].is_array()) throw config_error(w + ": " + k + " must be a list of the reproduction's " + k + " names");
-      for (const auto& a : j[k]) {
-        if (!a.is_string()) throw config_error(w + ": " + k + " must be a list of names, got " + a.dump());
-        (std::string(k) == "arms" ? g.arm_names : g.variant_names).push_back(a.get<std::string>());
-      }
+// A reproduction grid's rest: the reproduction file (or its kept text), the profile, the arms and variants run and
+// the seeds (default: the profile's 1..seeds).
+void read_reproduction_grid(const json& j, const std::string& w, const std::string& repo_root,
+                            const json* reproduction_source, SweepGrid& g) {
+  if (!j["reproduction"].is_string()) throw config_error(w + ": reproduction must be a file name");
+  for (const char* k : {"command", "config", "metrics"})
+    if (j.contains(k))
+      throw config_error(w + ": a reproduction grid takes its " + k + " from the reproduction file; remove \"" + k +
+                         "\"");
+  const std::string rf = path_under(j["reproduction"].get<std::string>(), repo_root);
+  g.reproduction = reproduction_source ? parse_reproduction(*reproduction_source, rf, repo_root)
+                                       : read_reproduction(rf, repo_root);
+  g.command = "train";
+  g.config = g.reproduction->config;
+  g.profile = j.value("profile", "default");
+  if (!g.reproduction->profiles.count(g.profile))
+    throw config_error(w + ": " + rf + " has no profile \"" + g.profile + "\"");
+  for (const char* k : {"arms", "variants"}) {
+    if (!j.contains(k)) continue;
+    if (!j[k].is_array()) throw config_error(w + ": " + k + " must be a list of the reproduction's " + k + " names");
+    for (const auto& a : j[k]) {
+      if (!a.is_string()) throw config_error(w + ": " + k + " must be a list of names, got " + a.dump());
+      (std::string(k) == "arms" ? g.arm_names : g.variant_names).push_back(a.get<std::string>());
     }
-    with_arms(*g.reproduction, g.arm_names);            // throws for names that match no arm / variant
-    selected_variants(*g.reproduction, g.variant_names);
-    if (j.contains("axes")) {
-      check_only_keys(j["axes"], {"seed"}, w + ": axes (a reproduction grid's axes are its arms, variants and seeds; "
-                                              "put other changes in \"set\" or a reproduction variant)");
-      g.seeds = read_seeds(j["axes"]["seed"], w + ": axes.seed");
-    }
-    if (g.seeds.empty())
-      for (int k = 1; k <= g.reproduction->profiles.at(g.profile).seeds; ++k) g.seeds.push_back(std::uint64_t(k));
-    return g;
   }
+  with_arms(*g.reproduction, g.arm_names);            // throws for names that match no arm / variant
+  selected_variants(*g.reproduction, g.variant_names);
+  if (j.contains("axes")) {
+    check_only_keys(j["axes"], {"seed"}, w + ": axes (a reproduction grid's axes are its arms, variants and seeds; "
+                                            "put other changes in \"set\" or a reproduction variant)");
+    g.seeds = read_seeds(j["axes"]["seed"], w + ": axes.seed");
+  }
+  if (g.seeds.empty())
+    for (int k = 1; k <= g.reproduction->profiles.at(g.profile).seeds; ++k) g.seeds.push_back(std::uint64_t(k));
+}
 
+// A command grid's command and what it runs from: train a run config file, sim collapse the options in "set".
+void read_command(const json& j, const std::string& w, const std::string& repo_root, SweepGrid& g) {
   if (j.contains("profile") || j.contains("variants"))
     throw config_error(w + ": profile and variants belong to reproduction grids (\"reproduction\": file)");
-  const json& cmd = need(j, "command", w);
+  const json& cmd = required_field(j, "command", w);
   if (cmd != "train" && cmd != "sim collapse")
     throw config_error(w + ": command must be \"train\" or \"sim collapse\", got " + cmd.dump());
   g.command = cmd.get<std::string>();
   const bool sim = g.command == "sim collapse";
   if (sim && j.contains("config")) throw config_error(w + ": sim collapse takes its options from \"set\", not a config");
   if (!sim) {
-    const json& c = need(j, "config", w);
+    const json& c = required_field(j, "config", w);
     if (!c.is_string()) throw config_error(w + ": config must be a run config file");
-    g.config = resolve(c.get<std::string>(), repo_root);
-    if (!fs::exists(g.config)) throw config_error(w + ": config " + g.config + " does not exist");
+    g.config = existing_config_file(c.get<std::string>(), repo_root, w);
   }
   if (sim)
     for (auto it = g.set.begin(); it != g.set.end(); ++it) check_sim_option(it.key(), it.value(), w + ": set");
-  if (j.contains("arms")) {
-    if (!j["arms"].is_array() || j["arms"].empty()) throw config_error(w + ": arms must be a non-empty list");
+}
+
+// A command grid's named arms: unique folder names, each with its own overrides (the seeds are the grid's).
+std::vector<SweepArm> read_arms(const json& arms, const std::string& w, bool sim) {
+  if (!arms.is_array() || arms.empty()) throw config_error(w + ": arms must be a non-empty list");
+  std::vector<SweepArm> out;
+  std::set<std::string> seen;
+  for (const auto& a : arms) {
+    check_only_keys(a, {"name", "set"}, w + ": arm");
+    const json& an = required_field(a, "name", w + ": arm");
+    if (!is_folder_name(an))
+      throw config_error(w + ": an arm name must be letters, digits, '.', '-' and '+', got " + an.dump());
+    if (!seen.insert(an.get<std::string>()).second) throw config_error(w + ": arm " + an.dump() + " listed twice");
+    SweepArm arm{an.get<std::string>(), a.value("set", json::object())};
+    if (!arm.set.is_object()) throw config_error(w + ": arm " + arm.name + ": set must be an object");
+    if (arm.set.contains("seed")) throw config_error(w + ": arm " + arm.name + ": the seeds are the grid's");
+    if (sim)
+      for (auto it = arm.set.begin(); it != arm.set.end(); ++it)
+        check_sim_option(it.key(), it.value(), w + ": arm " + arm.name);
+    out.push_back(arm);
+  }
+  return out;
+}
+
+// A command grid's axes, in file order (the seed axis into g.seeds): each a non-empty list of values whose folder
+// names differ.
+void read_axes(const json& axes, const std::string& w, bool sim, SweepGrid& g) {
+  if (!axes.is_object()) throw config_error(w + ": axes must be an object (key -> list of values)");
+  for (auto it = axes.begin(); it != axes.end(); ++it) {
+    if (!it.value().is_array() || it.value().empty())
+      throw config_error(w + ": axis " + it.key() + " must be a non-empty list of values");
+    if (it.key() == "seed") {
+      g.seeds = read_seeds(it.value(), w + ": axes.seed");
+      continue;
+    }
+    if (it.key() == "arm") throw config_error(w + ": axis \"arm\": give named arms as \"arms\"");
+    std::vector<json> values(it.value().begin(), it.value().end());
     std::set<std::string> seen;
-    for (const auto& a : j["arms"]) {
-      check_only_keys(a, {"name", "set"}, w + ": arm");
-      const json& an = need(a, "name", w + ": arm");
-      if (!an.is_string() || an.get<std::string>().empty() || folder_part(an.get<std::string>()) != an.get<std::string>())
-        throw config_error(w + ": an arm name must be letters, digits, '.', '-' and '+', got " + an.dump());
-      if (!seen.insert(an.get<std::string>()).second) throw config_error(w + ": arm " + an.dump() + " listed twice");
-      SweepArm arm{an.get<std::string>(), a.value("set", json::object())};
-      if (!arm.set.is_object()) throw config_error(w + ": arm " + arm.name + ": set must be an object");
-      if (arm.set.contains("seed")) throw config_error(w + ": arm " + arm.name + ": the seeds are the grid's");
-      if (sim)
-        for (auto it = arm.set.begin(); it != arm.set.end(); ++it)
-          check_sim_option(it.key(), it.value(), w + ": arm " + arm.name);
-      g.arms.push_back(arm);
+    for (const auto& v : values) {
+      if (sim) check_sim_option(it.key(), v, w + ": axis " + it.key());
+      if (!seen.insert(folder_part(value_text(v))).second)
+        throw config_error(w + ": axis " + it.key() + ": value " + v.dump() + " listed twice (or two values share "
+                           "the folder name " + folder_part(value_text(v)) + ")");
     }
+    g.axes.emplace_back(it.key(), values);
   }
-  if (j.contains("axes")) {
-    if (!j["axes"].is_object()) throw config_error(w + ": axes must be an object (key -> list of values)");
-    for (auto it = j["axes"].begin(); it != j["axes"].end(); ++it) {
-      if (!it.value().is_array() || it.value().empty())
-        throw config_error(w + ": axis " + it.key() + " must be a non-empty list of values");
-      if (it.key() == "seed") {
-        g.seeds = read_seeds(it.value(), w + ": axes.seed");
-        continue;
-      }
-      if (it.key() == "arm") throw config_error(w + ": axis \"arm\": give named arms as \"arms\"");
-      std::vector<json> values(it.value().begin(), it.value().end());
-      std::set<std::string> seen;
-      for (const auto& v : values) {
-        if (sim) check_sim_option(it.key(), v, w + ": axis " + it.key());
-        if (!seen.insert(folder_part(value_text(v))).second)
-          throw config_error(w + ": axis " + it.key() + ": value " + v.dump() + " listed twice (or two values share "
-                             "the folder name " + folder_part(value_text(v)) + ")");
-      }
-      g.axes.emplace_back(it.key(), values);
-    }
-  }
-  if (g.seeds.empty()) g.seeds = {1};
+}
+
+// A command grid's metrics: the file's {label, path, scale} list, or sim collapse's two; at least one.
+std::vector<SweepMetric> read_metrics(const json& j, const std::string& w, bool sim) {
+  std::vector<SweepMetric> metrics;
   if (j.contains("metrics")) {
     if (!j["metrics"].is_array()) throw config_error(w + ": metrics must be a list of {label, path}");
     for (const auto& m : j["metrics"]) {
       check_only_keys(m, {"label", "path", "scale"}, w + ": metric");
-      const json& l = need(m, "label", w + ": metric");
-      const json& p = need(m, "path", w + ": metric");
+      const json& l = required_field(m, "label", w + ": metric");
+      const json& p = required_field(m, "path", w + ": metric");
       if (!l.is_string() || !p.is_string()) throw config_error(w + ": a metric's label and path are strings");
-      g.metrics.push_back({l.get<std::string>(), p.get<std::string>(), m.value("scale", 1.0)});
+      metrics.push_back({l.get<std::string>(), p.get<std::string>(), m.value("scale", 1.0)});
     }
   } else if (sim) {
-    g.metrics = {{"collapsed minimizers", "collapsed_runs", 1}, {"best objective", "best_objective", 1}};
+    metrics = {{"collapsed minimizers", "collapsed_runs", 1}, {"best objective", "best_objective", 1}};
   }
-  if (g.metrics.empty()) throw config_error(w + ": metrics: name at least one number the summary reports");
+  if (metrics.empty()) throw config_error(w + ": metrics: name at least one number the summary reports");
+  return metrics;
+}
+
+}  // namespace
+
+SweepGrid read_sweep_grid(const std::string& path, const std::string& repo_root) {
+  return parse_sweep_grid(read_json_file(path, "the grid file"), path, repo_root);
+}
+
+SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::string& repo_root,
+                           const json* reproduction_source) {
+  const std::string w = path;
+  SweepGrid g = read_grid_head(j, w);
+  if (j.contains("reproduction")) {
+    read_reproduction_grid(j, w, repo_root, reproduction_source, g);
+    return g;
+  }
+  read_command(j, w, repo_root, g);
+  const bool sim = g.command == "sim collapse";
+  if (j.contains("arms")) g.arms = read_arms(j["arms"], w, sim);
+  if (j.contains("axes")) read_axes(j["axes"], w, sim, g);
+  if (g.seeds.empty()) g.seeds = {1};
+  g.metrics = read_metrics(j, w, sim);
   return g;
 }
 
-SweepPlan expand_sweep(const SweepGrid& g, const std::string& dir, const std::vector<std::string>& cli_set,
-                       const std::string& repo_root, const SimOptionCheck& check) {
-  SweepPlan plan;
-  plan.grid = g;
-  plan.dir = fs::absolute(dir).lexically_normal().string();
-  while (plan.dir.size() > 1 && plan.dir.back() == '/') plan.dir.pop_back();
-  plan.cli_set = cli_set;
+namespace {
+
+// The sweep folder as sweep.json keeps it: absolute, lexically normal, no trailing '/'.
+std::string sweep_folder(const std::string& dir) {
+  std::string out = fs::absolute(dir).lexically_normal().string();
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
+}
+
+// A training point's command line: its resolved run_config.json and its folder, resumed where it stopped.
+std::vector<std::string> train_args(const fs::path& root, const std::string& name) {
+  return std::vector<std::string>{"train", "--config", (root / name / "run_config.json").string(), "--out",
+                                  (root / name).string(), "--resume"};
+}
+
+// A reproduction grid's points: the reproduction's runs (variants x arms x seeds) under the grid's profile.
+void add_reproduction_points(SweepPlan& plan, const std::string& repo_root) {
+  const SweepGrid& g = plan.grid;
   const fs::path root(plan.dir);
-  auto train_args = [&](const std::string& name) {
-    return std::vector<std::string>{"train", "--config", (root / name / "run_config.json").string(), "--out",
-                                    (root / name).string(), "--resume"};
-  };
-
-  if (g.reproduction) {
-    const auto& r = *g.reproduction;
-    const Reproduction rr = with_arms(r, g.arm_names);
-    std::vector<std::string> set = config_overrides(g.set, g.file + ": set");
-    set.insert(set.end(), cli_set.begin(), cli_set.end());
-    const auto runs = plan_reproduction_runs(r, r.profiles.at(g.profile), selected_variants(r, g.variant_names),
-                                             rr.arms, g.seeds, set, plan.dir, repo_root);
-    for (const auto& run : runs) {
-      SweepPoint p;
-      p.index = plan.points.size();
-      p.name = fs::path(run.dir).lexically_relative(root).string();
-      p.arm = run.arm;
-      p.variant = run.variant;
-      p.seed = run.config.seed;
-      if (!run.variant.empty()) p.coordinates["variant"] = run.variant;
-      p.coordinates["arm"] = run.arm;
-      p.coordinates["seed"] = p.seed;
-      p.args = train_args(p.name);
-      p.result = "metrics.json";
-      p.config = run.config.resolved;
-      p.depends = run.depends;
-      plan.points.push_back(std::move(p));
-    }
-    return plan;
+  const auto& r = *g.reproduction;
+  const Reproduction rr = with_arms(r, g.arm_names);
+  std::vector<std::string> set = config_overrides(g.set, g.file + ": set");
+  set.insert(set.end(), plan.cli_set.begin(), plan.cli_set.end());
+  const auto runs = plan_reproduction_runs(r, r.profiles.at(g.profile), selected_variants(r, g.variant_names),
+                                           rr.arms, g.seeds, set, plan.dir, repo_root);
+  for (const auto& run : runs) {
+    SweepPoint p;
+    p.index = plan.points.size();
+    p.name = fs::path(run.dir).lexically_relative(root).string();
+    p.arm = run.arm;
+    p.variant = run.variant;
+    p.seed = run.config.seed;
+    if (!run.variant.empty()) p.coordinates["variant"] = run.variant;
+    p.coordinates["arm"] = run.arm;
+    p.coordinates["seed"] = p.seed;
+    p.args = train_args(root, p.name);
+    p.result = "metrics.json";
+    p.config = run.config.resolved;
+    p.depends = run.depends;
+    plan.points.push_back(std::move(p));
   }
+}
 
-  const bool sim = g.command == "sim collapse";
-  std::map<std::string, std::string> cli_values;  // sim: --set key=value on the command line, by option
+// A command-line --set value with its JSON type, or the text itself (a string option's value as it is).
+json typed_value(const std::string& text) {
+  try {
+    return json::parse(text);
+  } catch (const json::exception&) {
+    return text;
+  }
+}
+
+// The command line's --set key=value, each checked; for sim collapse its values by option (text as given).
+std::map<std::string, std::string> cli_values_of(const std::vector<std::string>& cli_set, bool sim) {
+  std::map<std::string, std::string> cli_values;
   for (const auto& kv : cli_set) {
     const auto eq = kv.find('=');
     if (eq == std::string::npos || eq == 0) throw config_error("--set " + kv + ": expected key=value");
     if (sim) {
       const std::string key = kv.substr(0, eq), text = kv.substr(eq + 1);
-      json v;
-      try {
-        v = json::parse(text);
-      } catch (const json::exception&) {
-        v = text;  // a string option's value as it is
-      }
-      check_sim_option(key, v, "--set");
+      check_sim_option(key, typed_value(text), "--set");
       cli_values[key] = text;
     }
   }
-  // the cartesian product of the axes, first axis outermost
+  return cli_values;
+}
+
+// The cartesian product of the axes (an index into each axis's values), first axis outermost.
+std::vector<std::vector<std::size_t>> axis_combinations(
+    const std::vector<std::pair<std::string, std::vector<json>>>& axes) {
   std::vector<std::vector<std::size_t>> combos(1);
-  for (const auto& [key, values] : g.axes) {
+  for (const auto& [key, values] : axes) {
     std::vector<std::vector<std::size_t>> next;
     for (const auto& c : combos)
       for (std::size_t i = 0; i < values.size(); ++i) {
@@ -292,77 +327,121 @@ SweepPlan expand_sweep(const SweepGrid& g, const std::string& dir, const std::ve
       }
     combos = next;
   }
-  std::vector<SweepArm> arms = g.arms;
+  return combos;
+}
+
+// What every point of a command grid is made with: the grid, the sweep folder, the command line's overrides.
+struct CommandPoints {
+  const SweepGrid& g;
+  fs::path root;
+  const std::vector<std::string>& cli_set;
+  std::map<std::string, std::string> cli_values;  // sim: --set key=value on the command line, by option
+  const std::string& repo_root;
+  const SimOptionCheck& check;
+};
+
+// Names a point (folder, label, coordinates) from its arm and axis values; returns its options (later keys win: the
+// file's set, the arm, the axes).
+json place_point(SweepPoint& p, const SweepGrid& g, const SweepArm& arm, const std::vector<std::size_t>& combo) {
+  std::string folder, label;
+  if (!arm.name.empty()) {
+    folder = arm.name;
+    label = arm.name;
+    p.coordinates["arm"] = arm.name;
+  }
+  std::string axes_part;
+  json opts = g.set;  // later keys win: the file's set, the arm, the axes, then the command line
+  for (auto it = arm.set.begin(); it != arm.set.end(); ++it) opts[it.key()] = it.value();
+  for (std::size_t a = 0; a < g.axes.size(); ++a) {
+    const auto& [key, values] = g.axes[a];
+    const json& v = values[combo[a]];
+    p.coordinates[key] = v;
+    opts[key] = v;
+    axes_part += (axes_part.empty() ? "" : "_") + folder_part(key) + "-" + folder_part(value_text(v));
+    label += (label.empty() ? "" : " ") + key + "=" + value_text(v);
+  }
+  if (!axes_part.empty()) folder += (folder.empty() ? "" : "/") + axes_part;
+  p.coordinates["seed"] = p.seed;
+  p.arm = label;
+  p.name = (folder.empty() ? "" : folder + "/") + "seed" + std::to_string(p.seed);
+  return opts;
+}
+
+// A sim collapse point's command line, after the simulation's own check of its options with their JSON types.
+void set_sim_command(SweepPoint& p, const json& opts, const CommandPoints& c) {
+  json merged = opts;
+  for (const auto& [k, text] : c.cli_values) merged[k] = text;
+  json typed = opts;  // what the simulation's check sees: the values with their JSON types
+  for (const auto& [k, text] : c.cli_values) typed[k] = typed_value(text);
+  typed["seed"] = p.seed;
+  if (c.check) {
+    try {
+      c.check(typed);
+    } catch (const std::exception& e) {
+      throw config_error(c.g.file + ": point " + p.name + ": " + e.what());
+    }
+  }
+  p.args = {"sim", "collapse"};
+  for (const auto& [k, kind] : sim_collapse_options())
+    if (merged.contains(k)) p.args.insert(p.args.end(), {"--" + k, value_text(merged[k])});
+  p.args.insert(p.args.end(), {"--seed", std::to_string(p.seed), "--out", (c.root / p.name / "result.json").string()});
+  p.result = "result.json";
+}
+
+// A train point's run config, resolved through the schema with its overrides and the command line's, and its
+// command line.
+void set_train_command(SweepPoint& p, const json& opts, const CommandPoints& c) {
+  std::vector<std::string> set;
+  for (auto it = opts.begin(); it != opts.end(); ++it) set.push_back(it.key() + "=" + value_text(it.value()));
+  set.insert(set.end(), c.cli_set.begin(), c.cli_set.end());
+  set.push_back("seed=" + std::to_string(p.seed));
+  try {
+    p.config = load_run_config(c.g.config, set, c.repo_root).resolved;
+  } catch (const config_error& e) {
+    throw config_error(c.g.file + ": point " + p.name + ": " + e.what());
+  }
+  p.args = train_args(c.root, p.name);
+  p.result = "metrics.json";
+}
+
+// A command grid's points: arms x axis combinations x seeds, each in its own folder.
+void add_command_points(SweepPlan& plan, const CommandPoints& c) {
+  const bool sim = c.g.command == "sim collapse";
+  const auto combos = axis_combinations(c.g.axes);
+  std::vector<SweepArm> arms = c.g.arms;
   if (arms.empty()) arms.push_back({"", json::object()});
   std::set<std::string> names;
   for (const auto& arm : arms)
-    for (const auto& c : combos)
-      for (const std::uint64_t seed : g.seeds) {
+    for (const auto& combo : combos)
+      for (const std::uint64_t seed : c.g.seeds) {
         SweepPoint p;
         p.index = plan.points.size();
         p.seed = seed;
-        std::string folder, label;
-        if (!arm.name.empty()) {
-          folder = arm.name;
-          label = arm.name;
-          p.coordinates["arm"] = arm.name;
-        }
-        std::string axes_part;
-        json opts = g.set;  // later keys win: the file's set, the arm, the axes, then the command line
-        for (auto it = arm.set.begin(); it != arm.set.end(); ++it) opts[it.key()] = it.value();
-        for (std::size_t a = 0; a < g.axes.size(); ++a) {
-          const auto& [key, values] = g.axes[a];
-          const json& v = values[c[a]];
-          p.coordinates[key] = v;
-          opts[key] = v;
-          axes_part += (axes_part.empty() ? "" : "_") + folder_part(key) + "-" + folder_part(value_text(v));
-          label += (label.empty() ? "" : " ") + key + "=" + value_text(v);
-        }
-        if (!axes_part.empty()) folder += (folder.empty() ? "" : "/") + axes_part;
-        p.coordinates["seed"] = seed;
-        p.arm = label;
-        p.name = (folder.empty() ? "" : folder + "/") + "seed" + std::to_string(seed);
-        if (!names.insert(p.name).second) throw config_error(g.file + ": two points share the folder " + p.name);
-        const fs::path pdir = root / p.name;
-        if (sim) {
-          json merged = opts;
-          for (const auto& [k, text] : cli_values) merged[k] = text;
-          json typed = opts;  // what the simulation's check sees: the values with their JSON types
-          for (const auto& [k, text] : cli_values) {
-            try {
-              typed[k] = json::parse(text);
-            } catch (const json::exception&) {
-              typed[k] = text;
-            }
-          }
-          typed["seed"] = seed;
-          if (check) {
-            try {
-              check(typed);
-            } catch (const std::exception& e) {
-              throw config_error(g.file + ": point " + p.name + ": " + e.what());
-            }
-          }
-          p.args = {"sim", "collapse"};
-          for (const auto& [k, kind] : sim_collapse_options())
-            if (merged.contains(k)) p.args.insert(p.args.end(), {"--" + k, value_text(merged[k])});
-          p.args.insert(p.args.end(), {"--seed", std::to_string(seed), "--out", (pdir / "result.json").string()});
-          p.result = "result.json";
-        } else {
-          std::vector<std::string> set;
-          for (auto it = opts.begin(); it != opts.end(); ++it) set.push_back(it.key() + "=" + value_text(it.value()));
-          set.insert(set.end(), cli_set.begin(), cli_set.end());
-          set.push_back("seed=" + std::to_string(seed));
-          try {
-            p.config = load_run_config(g.config, set, repo_root).resolved;
-          } catch (const config_error& e) {
-            throw config_error(g.file + ": point " + p.name + ": " + e.what());
-          }
-          p.args = train_args(p.name);
-          p.result = "metrics.json";
-        }
+        const json opts = place_point(p, c.g, arm, combo);
+        if (!names.insert(p.name).second) throw config_error(c.g.file + ": two points share the folder " + p.name);
+        if (sim)
+          set_sim_command(p, opts, c);
+        else
+          set_train_command(p, opts, c);
         plan.points.push_back(std::move(p));
       }
+}
+
+}  // namespace
+
+SweepPlan expand_sweep(const SweepGrid& g, const std::string& dir, const std::vector<std::string>& cli_set,
+                       const std::string& repo_root, const SimOptionCheck& check) {
+  SweepPlan plan;
+  plan.grid = g;
+  plan.dir = sweep_folder(dir);
+  plan.cli_set = cli_set;
+  if (g.reproduction) {
+    add_reproduction_points(plan, repo_root);
+    return plan;
+  }
+  const CommandPoints points{g, fs::path(plan.dir), cli_set, cli_values_of(cli_set, g.command == "sim collapse"),
+                             repo_root, check};
+  add_command_points(plan, points);
   return plan;
 }
 
@@ -397,8 +476,7 @@ SweepPlan read_sweep_plan(const std::string& dir, const std::string& repo_root) 
   const json& rsrc = j.at("reproduction");
   plan.grid = parse_sweep_grid(j.at("config").at("grid"), j.at("config").at("grid_file").get<std::string>(), repo_root,
                                rsrc.is_null() ? nullptr : &rsrc);
-  plan.dir = fs::absolute(dir).lexically_normal().string();
-  while (plan.dir.size() > 1 && plan.dir.back() == '/') plan.dir.pop_back();
+  plan.dir = sweep_folder(dir);
   plan.cli_set = j.at("config").at("set").get<std::vector<std::string>>();
   for (const auto& p : j.at("points")) {
     SweepPoint s;

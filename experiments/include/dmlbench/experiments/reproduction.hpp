@@ -3,6 +3,7 @@
 // (Welch's t, alpha 0.05) that gives each claim its verdict. Torch-free: the report builder reads the same file.
 #pragma once
 
+#include "dmlbench/experiments/json_fields.hpp"  // check_only_keys
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <nlohmann/json.hpp>
@@ -144,8 +145,6 @@ std::string summary_table_text(const nlohmann::ordered_json& summary, const Repr
 
 // {"key": value, ...} -> "key=value" overrides (strings as they are, the rest as JSON); `where` names it in errors.
 std::vector<std::string> config_overrides(const nlohmann::ordered_json& j, const std::string& where);
-// Throws config_error naming an unknown key of object j (and the nearest allowed one).
-void check_only_keys(const nlohmann::ordered_json& j, const std::vector<std::string>& allowed, const std::string& where);
 // {"mean", "std", "seeds": values}: mean null without values, std null with fewer than two (mean_std_text prints it).
 nlohmann::ordered_json mean_std_entry(const std::vector<double>& values);
 
