@@ -10,7 +10,6 @@
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 
-#include <sys/wait.h>
 
 #include <chrono>
 #include <cstdlib>
