@@ -2,7 +2,6 @@
 // with its nearest classes by the loss's class tree; class-balanced batches until the first tree.
 #include "dmlbench/experiments/anchor_neighbour_sampler.hpp"
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
-#include "dmlbench/experiments/class_balanced_sampler.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <map>
@@ -13,13 +12,7 @@ namespace dmlbench::experiments {
 namespace {
 BatchSource anchor_neighbour(const SamplerContext& s) {
   const auto& c = s.config;
-  auto balanced = std::make_shared<ClassBalancedSampler>(s.labels, c.batch.classes, c.batch.per_class,
-                                                         c.seed * 1000003ULL + std::uint64_t(s.epoch));
-  if (s.class_distances.empty())
-    return [balanced] {
-      const auto b = balanced->next_batch();
-      return std::vector<std::int64_t>(b.begin(), b.end());
-    };
+  if (s.class_distances.empty()) return sampler_spec("class-balanced").make(s);  // until the loss's first tree
   auto rng = std::make_shared<std::mt19937_64>(c.seed * 1000003ULL + std::uint64_t(s.epoch) + 0x9e3779b97f4a7c15ULL);
   const AnchorNeighbourConfig an{c.batch.classes / c.batch.classes_per_anchor, c.batch.classes_per_anchor,
                                  c.batch.per_class};
