@@ -3,6 +3,8 @@
 // command with its error shown and leaves the previous report as it was, an unchanged stage is not rerun.
 #include "report_builder.hpp"
 
+#include "claims_table_row.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <array>
@@ -58,13 +60,6 @@ fs::path fresh_copy(const std::string& name) {
   return dir;
 }
 
-// The row of the claims table for id, or "" when there is none.
-std::string row_of(const std::string& md, const std::string& id) {
-  std::istringstream in(md);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("| `" + id + "` |", 0) == 0) return line;
-  return "";
-}
 
 }  // namespace
 
@@ -72,10 +67,10 @@ TEST_CASE("claims rows carry each fixture claim's verdict, corrected form and wi
   const auto rows = rp::claim_rows_from_claims_json(fixture_json("work/theory-claims/claims.json"));
   REQUIRE(rows.size() == 3);
   const std::string table = rp::claims_table_markdown(rows);
-  CHECK_THAT(row_of(table, "fx-verified"), Catch::Contains("**verified**"));
-  CHECK_THAT(row_of(table, "fx-erratum"), Catch::Contains("**erratum**"));
-  CHECK_THAT(row_of(table, "fx-refuted"), Catch::Contains("**refuted**"));
-  CHECK_THAT(row_of(table, "fx-verified"), Catch::Contains("error 2.2e-16 (tol 1.0e-12"));
+  CHECK_THAT(claims_table_row(table, "fx-verified"), Catch::Contains("**verified**"));
+  CHECK_THAT(claims_table_row(table, "fx-erratum"), Catch::Contains("**erratum**"));
+  CHECK_THAT(claims_table_row(table, "fx-refuted"), Catch::Contains("**refuted**"));
+  CHECK_THAT(claims_table_row(table, "fx-verified"), Catch::Contains("error 2.2e-16 (tol 1.0e-12"));
   const std::string errata = rp::errata_markdown(rows);
   CHECK_THAT(errata, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WITNESS-1"));
   CHECK_THAT(errata, !Catch::Contains("fx-refuted") && !Catch::Contains("fx-verified"));
@@ -164,7 +159,7 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
       {"lcc-table1-r1-test-digits", "not-reproducible"}, {"lcc-table1-r10-test-digits", "refuted"}};
   for (const auto& [id, verdict] : expected) {
     INFO(id);
-    CHECK_THAT(row_of(md, id), Catch::EndsWith(std::string("| **") + verdict + "** |"));
+    CHECK_THAT(claims_table_row(md, id), Catch::EndsWith(std::string("| **") + verdict + "** |"));
   }
   CHECK_THAT(md, Catch::Contains("7 claims:"));
   CHECK_THAT(md, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WHY"));
@@ -175,10 +170,10 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(md, Catch::Contains("## [LCC] Table 1 and Fig 2") && Catch::Contains("## [LCC] Table 1: the EPS gap"));
   CHECK_THAT(md, Catch::Contains("| R@10 test digits | 95.0 +- 0.5 | 90.0 +- 0.5 | 93.3 | 93.6 | -5.0 (p = 0.0003) | "
                                  "refuted |"));
-  CHECK_THAT(row_of(md, "normalize"), Catch::Contains("| FIXTURE-NORMALIZE-CHANGE | 30.0 +- 2.0 | 70.0 +- 2.0 | "
+  CHECK_THAT(claims_table_row(md, "normalize"), Catch::Contains("| FIXTURE-NORMALIZE-CHANGE | 30.0 +- 2.0 | 70.0 +- 2.0 | "
                                                       "40.0 (p = 0.0004) | 33.0 +- 1.0 | 44.0 +- 1.0 | 11.0 (p = 0.002) | "
                                                       "90.0 +- 1.0 | 60.0 +- 2.0 |"));
-  CHECK_THAT(row_of(md, "mnist-evenodd"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (p = 0.001) |"));
+  CHECK_THAT(claims_table_row(md, "mnist-evenodd"), Catch::Contains("| 40.0 +- 1.0 | 60.0 +- 1.0 | 20.0 (p = 0.001) |"));
   CHECK(fs::exists(dir / "reports/experiments/mnist-evenodd-probe_summary.json"));
   // the reproductions this profile does not run and that say what they need: claims and command, no numbers
   const auto not_run = md.substr(md.find("## Not run here"), md.find("## Figures") - md.find("## Not run here"));

@@ -5,6 +5,8 @@
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
 
+#include "claims_table_row.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -34,13 +36,6 @@ json hand_made_claims() {
   ]})");
 }
 
-// The table's line for id ("" when none).
-std::string row_of(const std::string& md, const std::string& id) {
-  std::istringstream in(md);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("| `" + id + "` |", 0) == 0) return line;
-  return "";
-}
 
 }  // namespace
 
@@ -51,14 +46,14 @@ TEST_CASE("claims table: one row per claim with its measured error, escaped cell
   CHECK_THAT(md, Catch::StartsWith("| id | paper | where | claim | measured | paper's number | verdict |\n"
                                    "|---|---|---|---|---|---|---|\n"));
   // a pipe in a cell is escaped, no paper number is "-", errors in scientific notation with one decimal
-  CHECK(row_of(md, "a-eq1") == "| `a-eq1` | XHN | eq 1 | S \\| T | error 2.5e-16 (tol 1.0e-12, 40 samples) | - | "
+  CHECK(claims_table_row(md, "a-eq1") == "| `a-eq1` | XHN | eq 1 | S \\| T | error 2.5e-16 (tol 1.0e-12, 40 samples) | - | "
                                "**verified** |");
   // a newline in a cell is a space; the corrected form's error follows
-  CHECK(row_of(md, "b-eq2") == "| `b-eq2` | XGS | eq 2 | printed form | error 5.0e-01 (tol 1.0e-12, 40 samples); "
+  CHECK(claims_table_row(md, "b-eq2") == "| `b-eq2` | XGS | eq 2 | printed form | error 5.0e-01 (tol 1.0e-12, 40 samples); "
                                "corrected form 3.0e-15 | - | **erratum** |");
-  CHECK(row_of(md, "c-thm1") == "| `c-thm1` | LCC | Thm 1 | collapse | error inf (tol 1.0e-06, 3 samples) | - | "
+  CHECK(claims_table_row(md, "c-thm1") == "| `c-thm1` | LCC | Thm 1 | collapse | error inf (tol 1.0e-06, 3 samples) | - | "
                                 "**refuted** |");
-  CHECK(row_of(md, "d-sec4") == "| `d-sec4` | LCC | Sec 4 | x | error n/a (tol n/a, 1 samples) | - | **verified** |");
+  CHECK(claims_table_row(md, "d-sec4") == "| `d-sec4` | LCC | Sec 4 | x | error n/a (tol n/a, 1 samples) | - | **verified** |");
   // rows in the file's order
   CHECK(md.find("`a-eq1`") < md.find("`b-eq2`"));
   CHECK(md.find("`c-thm1`") < md.find("`d-sec4`"));
@@ -68,9 +63,9 @@ TEST_CASE("claims table: one row per claim with its measured error, escaped cell
   tampered["claims"][0]["max_error"] = 2.5e-10;
   tampered["claims"][0]["verdict"] = "refuted";
   const std::string md2 = ex::claims_table_markdown(ex::claim_rows_from_claims_json(tampered));
-  CHECK(row_of(md2, "a-eq1") != row_of(md, "a-eq1"));
-  CHECK_THAT(row_of(md2, "a-eq1"), Catch::Contains("error 2.5e-10") && Catch::EndsWith("| **refuted** |"));
-  CHECK(row_of(md2, "b-eq2") == row_of(md, "b-eq2"));
+  CHECK(claims_table_row(md2, "a-eq1") != claims_table_row(md, "a-eq1"));
+  CHECK_THAT(claims_table_row(md2, "a-eq1"), Catch::Contains("error 2.5e-10") && Catch::EndsWith("| **refuted** |"));
+  CHECK(claims_table_row(md2, "b-eq2") == claims_table_row(md, "b-eq2"));
 }
 
 TEST_CASE("claims table: the verdict counts line counts each verdict, in alphabetical order", "[report]") {
