@@ -32,7 +32,7 @@ import torch.nn as nn
 import dmlbench_training_arm  # bench/: the C++ arm, shared with blas_compare.py
 
 
-class Net(nn.Module):  # [LCC] App. C, as experiments/src/mnist_embedding_net.cpp
+class Net(nn.Module):  # [LCC] App. C, as experiments/src/models/mnist_embedding_net.cpp
     def __init__(self, dim=2):
         super().__init__()
         self.conv1, self.bn1 = nn.Conv2d(1, 32, 3), nn.BatchNorm2d(32)
@@ -67,7 +67,7 @@ def read_idx(path):
 
 
 def mine_eps_semihard(sim, y):
-    """Easy positive, semi-hard negative: experiments/src/batch_miner.cpp, the same rules."""
+    """Easy positive, semi-hard negative: experiments/src/engine/batch_miner.cpp, the same rules."""
     B = sim.shape[0]
     eye = torch.eye(B, dtype=torch.bool)
     same = y[None, :] == y[:, None]

@@ -175,7 +175,7 @@ struct Scratch {
   Scratch() {
     fs::remove_all(dir);
     for (const char* f : {"CMakeLists.txt", "apps/main.cpp", "theory/src/a.cpp", "sims/src/b.cpp",
-                          "experiments/src/c.cpp", "experiments/src/report_plan.cpp", "notebooks/n.ipynb"})
+                          "experiments/src/c.cpp", "experiments/src/report/report_plan.cpp", "notebooks/n.ipynb"})
       write(dir / "repo" / f, std::string("// ") + f + "\n");
     write(dir / "repo/notebooks/figures.json", "{}");
     cfg.profile = "quick";
@@ -226,7 +226,7 @@ TEST_CASE("report caching: an unchanged stage is not rerun, an edit of a layer r
   CHECK(ex::current_stage_record(s.cfg, again[0])->value("seconds", 0.0) == 7.5);
 
   // the report builder's own files are no input: editing one reruns nothing
-  write(s.dir / "repo/experiments/src/report_plan.cpp", "// edited\n");
+  write(s.dir / "repo/experiments/src/report/report_plan.cpp", "// edited\n");
   CHECK(s.stale(s.hashed()).empty());
   // an edit of the simulations' source: the sims stages and the figures (drawn from sims-phase) rerun, theory not
   write(s.dir / "repo/sims/src/b.cpp", "// edited\n");
