@@ -8,6 +8,7 @@
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
+#include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 
 
@@ -204,19 +205,31 @@ void assemble(const Run& run, const std::string& out_new) {
   std::cerr << "[report] stage " << run.stages.size() + 1 << "/" << run.stages.size() + 1 << " report: assembling "
             << cfg.out << "/REPORT.md" << std::endl;
   const auto repros = ex::report_reproductions(cfg);
-  const auto claims = ex::gather_claims(cfg.work, repros);
+  auto claims = ex::gather_claims(cfg.work, repros);
+  const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
+  if (!unscoped.empty()) {
+    std::string list;
+    for (const auto& u : unscoped) list += (list.empty() ? "" : ", ") + u;
+    if (ex::writes_committed_report(cfg))
+      throw std::runtime_error(std::to_string(unscoped.size()) + " claim rows have no scope entry: " + list);
+    std::cerr << "[report] warning: " << unscoped.size() << " claim rows have no scope entry (shown as unstated): "
+              << list << "\n";
+  }
+  ex::check_report_provenance(cfg, ex::tree_revision(cfg.source_dir));  // the tree may have changed while it ran
   ex::copy_report_files(cfg, run.manifest, repros, out_new);
   const ex::ReportContents contents{cfg, run.revision, now_iso(), run.stages, run.done, claims, repros, run.manifest};
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims).dump(2) + "\n");
+  ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));
   ex::swap_in_report(out_new, cfg.out);  // the old report stays until the new one is complete
 }
 
 }  // namespace
 
 int run_report(const ReportConfig& cfg) {
-  Run run{cfg, fs::path(cfg.notebooks).parent_path().string(), cfg.notebooks + "/figures.json", DMLBENCH_GIT_REV,
-          {}, {}, {}, {}, Clock::now()};
+  Run run{cfg, fs::path(cfg.notebooks).parent_path().string(), cfg.notebooks + "/figures.json",
+          ex::tree_revision(cfg.source_dir), {}, {}, {}, {}, Clock::now()};
+  ex::check_report_provenance(cfg, run.revision);  // before any stage runs
   run.manifest = checked_manifest(cfg, run.manifest_path);
   run.stages = ex::plan_report_stages(cfg);
   check_stage_names(run.stages, cfg);

@@ -41,6 +41,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
   rep->add_option("--sweep", cfg->sweeps, "a sweep folder (dmlbench sweep, e.g. a Slurm job array) whose reproduction's "
                                          "stage takes its runs, collected, instead of running them (repeatable)");
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
+  rep->add_flag("--allow-dirty", cfg->allow_dirty, "write the committed reports/ from a tree with uncommitted changes "
+                                                    "(refused otherwise; the report then says it cannot be regenerated "
+                                                    "exactly)");
   rep->callback([cfg, quick, profile, stages, out_opt, work_opt, src, &exit_code] {
     cfg->profile = *quick ? "quick" : *profile;
     dmlbench::experiments::check_profile_name(cfg->profile, "--profile");

@@ -98,6 +98,29 @@ TEST_CASE("cross-key rules come from the specs: cosine losses, owner-only settin
              Contains("multiple of batch.classes_per_anchor"));
   // a miner that samples on the unit sphere
   CHECK_THAT(error_of({"loss.name=margin", "miner.name=eps-distance-weighted"}), Contains("model.normalize = true"));
+  // distance-weighted negatives read the similarity as a cosine: an explicit neg-squared-distance is refused
+  CHECK_THAT(error_of({"loss.name=margin", "miner.name=eps-distance-weighted", "model.normalize=true",
+                       "miner.similarity=neg-squared-distance"}),
+             Contains("miner.similarity must be auto or cosine"));
+  CHECK(error_of({"loss.name=margin", "miner.name=eps-distance-weighted", "model.normalize=true",
+                  "miner.similarity=cosine"}) == "no error");
+}
+
+TEST_CASE("both distance-weighted miners rank by cosine under miner.similarity = auto, whatever the loss "
+          "[LCC Sec 5.2.3]", "[experiments][config][registry]") {
+  // the margin loss compares squared distances; its distance-weighted miners must still draw by cosine (d = sqrt(2 -
+  // 2 S)), or every distance reads >= sqrt(2) and the negatives fall back to uniform (the finding fixed in issue 32)
+  for (const char* miner : {"distance-weighted", "eps-distance-weighted"}) {
+    INFO(miner);
+    CHECK(miner_ranks_by_cosine(parse_run_config(minimal(), {"loss.name=margin", std::string("miner.name=") + miner,
+                                                             "model.normalize=true"}, "/repo")));
+  }
+  // negative controls: a semi-hard miner with the margin loss ranks by minus the squared distance; an explicit
+  // cosine is obeyed
+  CHECK_FALSE(miner_ranks_by_cosine(parse_run_config(minimal(), {"loss.name=margin", "miner.name=eps-trip-sh",
+                                                                 "model.normalize=true"}, "/repo")));
+  CHECK(miner_ranks_by_cosine(parse_run_config(minimal(), {"loss.name=margin", "miner.name=eps-trip-sh",
+                                                           "model.normalize=true", "miner.similarity=cosine"}, "/repo")));
 }
 
 TEST_CASE("a loss's own settings are read by name, and an unregistered one is an error", "[experiments][config][registry]") {

@@ -141,6 +141,11 @@ TEST_CASE("the code hash of a stage follows the content of its sources, not thei
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) == h0);
   { std::ofstream(dir / "layer/report_x.cpp") << "edited\n"; }          // a skipped file
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) == h0);
+  fs::create_directories(dir / "layer/scopes");
+  { std::ofstream(dir / "layer/scopes/X.json") << "{}\n"; }                 // a file in a skipped folder
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "scopes/"}) == h0);
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);           // negative control: not skipped
+  fs::remove_all(dir / "layer/scopes");
   { std::ofstream(dir / "layer/sub/b.hpp") << "int b(int);\n"; }         // one byte of code
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);
   fs::remove_all(dir);

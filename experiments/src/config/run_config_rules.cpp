@@ -59,6 +59,9 @@ void check_miner_and_sampler_rules(const RunConfig& c, const LossSpec& loss) {
   if (miner.needs_unit_sphere && !c.model.normalize)
     throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
                        "model.normalize = true");
+  if (miner.negative == NegativeChoice::distance_weighted && c.miner.similarity == "neg-squared-distance")
+    throw config_error("miner.name = " + c.miner.name + " weights negatives by their distance on the unit sphere, "
+                       "read from the cosine (d = sqrt(2 - 2 S)): miner.similarity must be auto or cosine");
   const auto& sampler = sampler_spec(c.batch.sampler);
   if (sampler.needs_class_tree && !loss.builds_class_tree)
     throw config_error("batch.sampler = " + c.batch.sampler + " draws neighbours by a class tree, which loss.name = " +
@@ -94,6 +97,13 @@ void check_cross_key_rules(const RunConfig& c, const std::string& origin) {
   } catch (const config_error& e) {
     throw config_error(origin + ": " + e.what());
   }
+}
+
+bool miner_ranks_by_cosine(const RunConfig& c) {
+  const auto& loss = loss_spec(c.loss.name);
+  return c.miner.similarity == "cosine" ||
+         (c.miner.similarity == "auto" &&
+          ((loss.cosine && loss.cosine(c)) || miner_spec(c.miner.name).cosine_when_auto));
 }
 
 }  // namespace dmlbench::experiments

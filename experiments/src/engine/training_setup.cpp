@@ -110,10 +110,7 @@ void make_model(const RunConfig& c, TrainingSetup& s) {
 void set_up_mining_and_checks(const RunConfig& c, TrainingSetup& s) {
   s.miner = named_miner(c.miner.name);
   s.miner.one_triplet_per_feature = c.miner.one_triplet_per_feature;
-  const auto& loss = loss_spec(c.loss.name);
-  s.mine_cosine = c.miner.similarity == "cosine" ||
-                  (c.miner.similarity == "auto" &&
-                   ((loss.cosine && loss.cosine(c)) || miner_spec(c.miner.name).cosine_when_auto));
+  s.mine_cosine = miner_ranks_by_cosine(c);
   const long batch = long(c.batch.classes) * c.batch.per_class;
   s.per_epoch = c.schedule.steps_per_epoch > 0 ? c.schedule.steps_per_epoch
                                                : std::max<long>(1, long(s.data.train.size) / batch);

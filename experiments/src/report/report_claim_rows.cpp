@@ -153,4 +153,32 @@ ReportClaims gather_claims(const std::string& work, const std::vector<Reproducti
   return c;
 }
 
+// The scope file a row's entry belongs in: <layer>/scopes/<PAPER>.json, the layer told by the measured text's form.
+static std::string scope_file_of(const ClaimRow& r) {
+  const bool identity = r.measured.rfind("error ", 0) == 0;
+  const std::string layer = !identity ? "experiments" : r.paper == "LCC" ? "sims" : "theory";
+  return layer + "/scopes/" + r.paper + ".json";
+}
+
+std::vector<std::string> attach_claim_scopes(std::vector<ClaimRow>& rows,
+                                             const std::map<std::string, ClaimScope>& scopes) {
+  std::vector<std::string> missing;
+  std::ostringstream wrong;
+  for (auto& r : rows) {
+    const auto it = scopes.find(r.id);
+    if (it == scopes.end()) {
+      r.scope = ClaimScope{};
+      r.scope.scope = "unstated";
+      missing.push_back(r.id + " (" + scope_file_of(r) + ")");
+      continue;
+    }
+    if (it->second.paper != r.paper)
+      wrong << " claim " << r.id << " is [" << r.paper << "] but its scope in " << it->second.file << " says ["
+            << it->second.paper << "];";
+    r.scope = it->second;
+  }
+  if (!wrong.str().empty()) throw std::runtime_error("scope of the wrong paper:" + wrong.str());
+  return missing;
+}
+
 }  // namespace dmlbench::experiments

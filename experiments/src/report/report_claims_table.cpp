@@ -10,12 +10,20 @@ namespace dmlbench::experiments {
 
 using json = nlohmann::ordered_json;
 
+// " (extension: ...)" for a row that judges the bench's own comparison, "" for the others.
+static std::string scope_tag(const ClaimRow& r) {
+  if (r.scope.scope == "extension") return " (extension: the bench's own comparison, counted for no paper)";
+  if (r.scope.scope == "unstated") return " (scope unstated)";
+  return "";
+}
+
 std::string claims_table_markdown(const std::vector<ClaimRow>& rows) {
   std::ostringstream o;
-  o << "| id | paper | where | claim | measured | paper's number | verdict |\n|---|---|---|---|---|---|---|\n";
+  o << "| id | paper | where | scope | claim | measured | paper's number | verdict |\n"
+       "|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows)
     o << "| `" << r.id << "` | " << markdown_cell(r.paper) << " | " << markdown_cell(r.where) << " | "
-      << markdown_cell(r.statement) << " | " << markdown_cell(r.measured) << " | " << markdown_cell(r.paper_value)
+      << markdown_cell(r.scope.scope) << " | " << markdown_cell(r.statement) << " | " << markdown_cell(r.measured) << " | " << markdown_cell(r.paper_value)
       << " | **" << r.verdict << "** |\n";
   return o.str();
 }
@@ -26,7 +34,7 @@ std::string errata_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows)
     if (r.verdict == "erratum") {
       ++n;
-      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`: printed: " << r.statement
+      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`" << scope_tag(r) << ": printed: " << r.statement
         << "\n  - corrected form: " << (r.corrected_form.empty() ? "(none given)" : r.corrected_form)
         << "\n  - witness: " << (r.witness.empty() ? "(none given)" : r.witness) << "\n";
     }
@@ -40,7 +48,8 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows)
     if (r.verdict == "refuted" || r.verdict == "not-reproducible") {
       ++n;
-      o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`: " << r.statement << "\n";
+      o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`" << scope_tag(r) << ": "
+        << r.statement << "\n";
       if (!r.witness.empty()) o << "  - witness: " << r.witness << "\n";
       if (!r.note.empty()) o << "  - " << r.note << "\n";
     }
@@ -48,12 +57,29 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
   return o.str();
 }
 
-std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
+static std::string counts_of(const std::vector<const ClaimRow*>& rows) {
   std::map<std::string, int> counts;
-  for (const auto& r : rows) counts[r.verdict]++;
+  for (const auto* r : rows) counts[r->verdict]++;
   std::ostringstream o;
-  o << rows.size() << " claims:";
   for (const auto& [v, n] : counts) o << " " << n << " " << v << ";";
+  return o.str();
+}
+
+std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
+  std::vector<const ClaimRow*> all, paper, extension, unstated;
+  for (const auto& r : rows) {
+    all.push_back(&r);
+    if (judges_the_paper(r.scope.scope)) paper.push_back(&r);
+    else if (r.scope.scope == "extension") extension.push_back(&r);
+    else if (r.scope.scope == "unstated") unstated.push_back(&r);
+  }
+  std::ostringstream o;
+  o << rows.size() << " claims:" << counts_of(all);
+  if (paper.size() + extension.size() + unstated.size() == 0) return o.str();  // no scopes attached
+  o << " On the papers' own statements (as printed or reconstructed), " << paper.size() << " rows:" << counts_of(paper)
+    << " extensions (the bench's own comparisons or stronger forms, counted for or against no paper), "
+    << extension.size() << " rows:" << counts_of(extension);
+  if (!unstated.empty()) o << " without a scope entry, " << unstated.size() << " rows:" << counts_of(unstated);
   return o.str();
 }
 
@@ -65,6 +91,15 @@ json claims_json(const std::vector<ClaimRow>& rows) {
     if (!r.corrected_form.empty()) c["corrected_form"] = r.corrected_form;
     if (!r.witness.empty()) c["witness"] = r.witness;
     if (!r.note.empty()) c["note"] = r.note;
+    if (!r.scope.scope.empty()) {
+      c["scope"] = r.scope.scope;
+      if (!r.scope.quote.empty()) c["quote"] = r.scope.quote;
+      if (!r.scope.rebuilt_from.empty()) c["rebuilt_from"] = r.scope.rebuilt_from;
+      if (!r.scope.id.empty()) {
+        c["assumptions"] = r.scope.assumptions;
+        c["deviations"] = r.scope.deviations;
+      }
+    }
     a.push_back(c);
   }
   return a;

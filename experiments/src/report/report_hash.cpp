@@ -43,7 +43,8 @@ std::string tree_hash(const std::string& root, const std::vector<std::string>& p
   for (const auto& f : files_under(root, paths)) {
     const std::string name = fs::path(f).filename().string();
     bool skipped = false;
-    for (const auto& s : skip) skipped = skipped || name.rfind(s, 0) == 0;
+    for (const auto& s : skip)
+      skipped = skipped || (s.back() == '/' ? ("/" + f).find("/" + s) != std::string::npos : name.rfind(s, 0) == 0);
     if (skipped) continue;
     std::ifstream in(fs::path(root) / f, std::ios::binary);
     std::ostringstream text;

@@ -14,7 +14,9 @@ using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& report_builder_files() {
-  static const std::vector<std::string> files = {"report_"};  // file-name prefix: report_builder.cpp, report_plan.hpp...
+  // file-name prefix: report_builder.cpp, report_plan.hpp...; folders: the report library's own sources, and the
+  // claims' scope entries (they change what a row says of its paper, never what a stage computes)
+  static const std::vector<std::string> files = {"report_", "report/", "scopes/"};
   return files;
 }
 

@@ -2,6 +2,7 @@
 // of them gathered from a report's work folder.
 #pragma once
 
+#include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/report_config.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 
@@ -20,6 +21,7 @@ struct ClaimRow {
   std::string paper_value;                  // the paper's printed number, where it prints one
   std::string verdict;                      // verified | refuted | erratum | not-reproducible
   std::string corrected_form, witness, note;
+  ClaimScope scope;  // what the row judges against the paper's text (attach_claim_scopes); empty id: none attached
 };
 
 // Rows of a claims.json written by `theory check` or `sim check`; throws on a malformed file.
@@ -38,5 +40,10 @@ struct ReportClaims {
 };
 // Throws std::runtime_error "PATH: why" for a malformed file, and when the work folder holds no claim at all.
 ReportClaims gather_claims(const std::string& work, const std::vector<Reproduction>& reproductions);
+// Gives every row its scope entry (read_claim_scopes); a row without one keeps scope "unstated". Returns those rows,
+// each as "ID (the file its entry belongs in)". Throws std::runtime_error for an entry whose paper differs from its
+// row's.
+std::vector<std::string> attach_claim_scopes(std::vector<ClaimRow>& rows,
+                                             const std::map<std::string, ClaimScope>& scopes);
 
 }  // namespace dmlbench::experiments

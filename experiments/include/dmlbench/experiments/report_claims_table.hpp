@@ -13,8 +13,12 @@ namespace dmlbench::experiments {
 std::string claims_table_markdown(const std::vector<ClaimRow>& rows);
 std::string errata_markdown(const std::vector<ClaimRow>& rows);      // every erratum: witness and corrected form
 std::string refutations_markdown(const std::vector<ClaimRow>& rows); // refuted and not-reproducible, with witness/why
-// "N claims: n1 verdict1; n2 verdict2;" with the verdicts in alphabetical order.
+// "N claims: n1 verdict1; n2 verdict2;" with the verdicts in alphabetical order; where rows carry scopes, then the
+// same counts for the rows on the papers' own statements, for the extensions, and for rows without a scope entry.
 std::string verdict_counts_text(const std::vector<ClaimRow>& rows);
 nlohmann::ordered_json claims_json(const std::vector<ClaimRow>& rows);
+// AUDIT.md's table (issue 32): per row the printed statement, what the bench checks, where they differ, what the check
+// fixes, where the run deviates, how the statement fares with what is fixed left free, and what changed.
+std::string audit_markdown(const std::vector<ClaimRow>& rows);
 
 }  // namespace dmlbench::experiments

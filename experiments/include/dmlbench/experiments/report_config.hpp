@@ -17,6 +17,8 @@ struct ReportConfig {
   std::string source_dir;           // the repository: the code each stage runs is hashed from its sources
   std::vector<std::string> only;    // run only these stages (the rest must be cached in work)
   bool force = false;               // rerun every stage even when its hash is unchanged
+  bool allow_dirty = false;         // write the committed reports/ from a tree with uncommitted changes (the report
+                                    // then says so)
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them
                                     // (`sweep collect --require-complete`) instead of running `reproduce`
 };

@@ -93,6 +93,10 @@ RunConfig parse_run_config(const nlohmann::ordered_json& j, const std::vector<st
 // parse_run_config before any data loads: config_error naming the keys, prefixed by `origin`.
 void check_cross_key_rules(const RunConfig& c, const std::string& origin);
 
+// Whether the miner ranks by cosine similarity: miner.similarity = cosine, or auto with a loss that compares cosines
+// or a miner that draws by cosine (distance-weighted negatives read the similarity as a cosine, d = sqrt(2 - 2 S)).
+bool miner_ranks_by_cosine(const RunConfig& c);
+
 // The schema as Markdown (README's config reference).
 std::string run_config_schema_markdown();
 

@@ -1,0 +1,38 @@
+// What a claim row judges against its paper's text (issue 32): its scope (as printed, reconstructed, or the bench's
+// own extension), the quote it judges, what the check fixes that the paper leaves free, where the run differs from
+// the paper's, and the row's audit. Read from <layer>/scopes/<PAPER>.json (theory, sims, experiments).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+struct ClaimScope {
+  std::string id, paper, layer;  // layer: theory | sims | experiments (the folder its file sits in)
+  std::string scope;             // as-printed | reconstructed | extension
+  std::string quote;             // the paper's words or equation the row judges, with section, table or figure
+  std::string rebuilt_from;      // reconstructed: from what the lost printed form was rebuilt
+  std::vector<std::string> assumptions;  // what the check fixes that the paper leaves free or unstated
+  std::vector<std::string> deviations;   // where the run or check differs from the paper's
+  // the audit: what the code checks, where it differs from the printed statement, how the statement fares with what
+  // the check fixes left free, what changed or should change
+  std::string checks, differs, free, action;
+  std::string file;  // the scope file, relative to the source tree
+};
+
+// as-printed, reconstructed, extension
+const std::vector<std::string>& claim_scope_kinds();
+// True for the rows that judge a paper's own statement (as-printed, reconstructed): only they count for or against it.
+bool judges_the_paper(const std::string& scope);
+
+// The entries of one scope file; `display` names it in errors. Throws std::runtime_error "FILE: row ID: why" for an
+// unknown key, a missing or empty field, a scope outside claim_scope_kinds(), reconstructed without rebuilt_from, or
+// a paper or layer other than the file's.
+std::vector<ClaimScope> parse_claim_scope_file(const std::string& text, const std::string& display);
+// Every *.json under SOURCE/{theory,sims,experiments}/scopes/, by claim id. Throws for a malformed file and for an id
+// given twice (naming both files).
+std::map<std::string, ClaimScope> read_claim_scopes(const std::string& source_dir);
+
+}  // namespace dmlbench::experiments

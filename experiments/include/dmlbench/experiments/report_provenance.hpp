@@ -1,0 +1,24 @@
+// Where a report comes from (issue 32): the source tree's revision when it runs, and the rule that the committed
+// reports/ is written only from a clean tree unless asked explicitly.
+#pragma once
+
+#include "dmlbench/experiments/report_config.hpp"
+
+#include <string>
+
+namespace dmlbench::experiments {
+
+// `git describe --always --dirty --abbrev=12` of the tree at source_dir now (index refreshed first, so a file whose
+// timestamp changed but not its content is not "dirty"); "unknown" where git or the repository is missing.
+std::string tree_revision(const std::string& source_dir);
+// True when the revision cannot be regenerated exactly: "-dirty" or "unknown".
+bool revision_is_unreproducible(const std::string& revision);
+// True when cfg.out is the committed report folder, SOURCE/reports.
+bool writes_committed_report(const ReportConfig& cfg);
+// Throws std::runtime_error when cfg writes the committed report from an unreproducible revision without
+// cfg.allow_dirty, naming the revision and the way out.
+void check_report_provenance(const ReportConfig& cfg, const std::string& revision);
+// The report header's line on an unreproducible revision ("" for a clean one).
+std::string provenance_warning_markdown(const std::string& revision);
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,60 @@
+// The report's provenance (issue 32): the tree's revision at run time, and no committed report from a dirty tree.
+#include "dmlbench/experiments/report_provenance.hpp"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+
+// The path in single quotes for /bin/sh, each ' written as '\''.
+static std::string shell_quoted(const std::string& s) {
+  std::string o = "'";
+  for (char c : s) o += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return o + "'";
+}
+
+std::string tree_revision(const std::string& source_dir) {
+  const std::string dir = shell_quoted(source_dir);
+  const std::string cmd = "git -C " + dir + " update-index -q --refresh >/dev/null 2>&1; git -C " + dir +
+                          " describe --always --dirty --abbrev=12 2>/dev/null";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  if (!pipe) return "unknown";
+  std::string out;
+  std::array<char, 256> buf{};
+  while (fgets(buf.data(), static_cast<int>(buf.size()), pipe.get())) out += buf.data();
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out.empty() ? "unknown" : out;
+}
+
+bool revision_is_unreproducible(const std::string& revision) {
+  const std::string dirty = "-dirty";
+  return revision == "unknown" ||
+         (revision.size() >= dirty.size() && revision.compare(revision.size() - dirty.size(), dirty.size(), dirty) == 0);
+}
+
+bool writes_committed_report(const ReportConfig& cfg) {
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(fs::absolute(cfg.out), ec);
+  const fs::path committed = fs::weakly_canonical(fs::absolute(fs::path(cfg.source_dir) / "reports"), ec);
+  return out == committed;
+}
+
+void check_report_provenance(const ReportConfig& cfg, const std::string& revision) {
+  if (!writes_committed_report(cfg) || cfg.allow_dirty || !revision_is_unreproducible(revision)) return;
+  throw std::runtime_error("the committed reports/ is written only from a clean tree, and the tree is at git " +
+                           revision + " (uncommitted changes, or no git): commit first, write elsewhere with --out, "
+                           "or pass --allow-dirty (the report then says it cannot be regenerated exactly)");
+}
+
+std::string provenance_warning_markdown(const std::string& revision) {
+  if (!revision_is_unreproducible(revision)) return "";
+  return "\n**Not reproducible exactly:** generated from a tree with uncommitted changes or outside git (git " +
+         revision + "), so no commit regenerates this report byte for byte.\n";
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,214 @@
+// The claim-scope files and what the report makes of them (issue 32): the reader's checks, each with the input that
+// must fail; rows joined with their entries; the counts kept apart for extensions; claims.json and AUDIT.md; the
+// provenance rule of the committed report. Inputs are hand-made here; the expected texts follow from them.
+#include "dmlbench/experiments/report_claim_scope.hpp"
+#include "dmlbench/experiments/report_claim_rows.hpp"
+#include "dmlbench/experiments/report_claims_table.hpp"
+#include "dmlbench/experiments/report_provenance.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+namespace ex = dmlbench::experiments;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+json entry(const std::string& id, const std::string& scope) {
+  return {{"id", id},
+          {"scope", scope},
+          {"quote", "QUOTE-" + id},
+          {"rebuilt_from", scope == "reconstructed" ? "REBUILT-" + id : ""},
+          {"assumptions", {"A1-" + id, "A2-" + id}},
+          {"deviations", json::array()},
+          {"audit", {{"checks", "CHECKS-" + id}, {"differs", "none"}, {"free", ""}, {"action", "none"}}}};
+}
+
+json scope_file(const std::string& paper, const std::string& layer, const std::vector<json>& rows) {
+  return {{"paper", paper}, {"layer", layer}, {"rows", rows}};
+}
+
+ex::ClaimRow row(const std::string& id, const std::string& paper, const std::string& verdict,
+                 const std::string& measured = "error 1.0e-16 (tol 1.0e-12, 3 samples)") {
+  ex::ClaimRow r;
+  r.id = id;
+  r.paper = paper;
+  r.where = "eq 1";
+  r.statement = "S-" + id;
+  r.measured = measured;
+  r.verdict = verdict;
+  return r;
+}
+
+struct Tree {
+  fs::path dir = fs::temp_directory_path() / ("dmlbench-scopes-" + std::to_string(::getpid()));
+  Tree() { fs::remove_all(dir); }
+  ~Tree() { fs::remove_all(dir); }
+  void write(const std::string& rel, const json& j) const {
+    fs::create_directories((dir / rel).parent_path());
+    std::ofstream(dir / rel) << j.dump(2);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("claim scopes: a well-formed file is read entry by entry", "[report][scopes]") {
+  const json f = scope_file("XGS", "theory", {entry("x-1", "as-printed"), entry("x-2", "reconstructed")});
+  const auto s = ex::parse_claim_scope_file(f.dump(), "theory/scopes/XGS.json");
+  REQUIRE(s.size() == 2);
+  CHECK(s[0].id == "x-1");
+  CHECK(s[0].paper == "XGS");
+  CHECK(s[0].layer == "theory");
+  CHECK(s[0].quote == "QUOTE-x-1");
+  CHECK(s[0].assumptions == std::vector<std::string>{"A1-x-1", "A2-x-1"});
+  CHECK(s[0].deviations.empty());
+  CHECK(s[0].checks == "CHECKS-x-1");
+  CHECK(s[1].rebuilt_from == "REBUILT-x-2");
+  CHECK(s[1].file == "theory/scopes/XGS.json");
+}
+
+TEST_CASE("claim scopes: each malformed entry is one error naming the file, the row and the key", "[report][scopes]") {
+  const auto fails = [](json e, const std::string& why) {
+    const json f = scope_file("XHN", "theory", {entry("ok-1", "as-printed"), std::move(e)});
+    CHECK_THROWS_WITH(ex::parse_claim_scope_file(f.dump(), "F.json"), Catch::Contains("F.json: row bad") &&
+                                                                          Catch::Contains(why));
+  };
+  json e = entry("bad", "as-printed");
+  e["scope"] = "as printed";
+  fails(e, "as-printed, reconstructed or extension");
+  e = entry("bad", "reconstructed");
+  e["rebuilt_from"] = "";
+  fails(e, "rebuilt_from");
+  e = entry("bad", "as-printed");
+  e["quote"] = "  ";
+  fails(e, "\"quote\" is empty");
+  e = entry("bad", "as-printed");
+  e.erase("assumptions");
+  fails(e, "assumptions");
+  e = entry("bad", "as-printed");
+  e["deviations"] = "proxy data";
+  fails(e, "list of strings");
+  e = entry("bad", "as-printed");
+  e["audit"].erase("checks");
+  fails(e, "checks");
+  e = entry("bad", "as-printed");
+  e["verdict"] = "verified";  // an unknown key: verdicts come from the checks, never from a scope file
+  fails(e, "verdict");
+  // the file itself
+  CHECK_THROWS_WITH(ex::parse_claim_scope_file("{", "F.json"), Catch::Contains("F.json: not valid JSON"));
+  CHECK_THROWS_WITH(ex::parse_claim_scope_file(scope_file("XHN", "theorie", {entry("a", "extension")}).dump(), "F.json"),
+                    Catch::Contains("\"layer\" must be theory, sims or experiments"));
+  CHECK_THROWS_WITH(ex::parse_claim_scope_file(scope_file("XHN", "theory", {}).dump(), "F.json"),
+                    Catch::Contains("non-empty list"));
+  // the positive control: the same entry unchanged is read
+  CHECK(ex::parse_claim_scope_file(scope_file("XHN", "theory", {entry("ok-1", "extension")}).dump(), "F.json").size() == 1);
+}
+
+TEST_CASE("claim scopes: the files of every layer by id, an id given twice or a file in the wrong layer refused",
+          "[report][scopes]") {
+  Tree t;
+  t.write("theory/scopes/XHN.json", scope_file("XHN", "theory", {entry("t-1", "as-printed")}));
+  t.write("sims/scopes/LCC.json", scope_file("LCC", "sims", {entry("s-1", "as-printed")}));
+  t.write("experiments/scopes/LCC.json", scope_file("LCC", "experiments", {entry("e-1", "extension")}));
+  t.write("experiments/scopes/notes.txt", json("not read"));
+  auto all = ex::read_claim_scopes(t.dir.string());
+  REQUIRE(all.size() == 3);
+  CHECK(all.at("e-1").file == "experiments/scopes/LCC.json");
+  CHECK(all.at("s-1").layer == "sims");
+  t.write("experiments/scopes/XHN.json", scope_file("XHN", "experiments", {entry("t-1", "extension")}));
+  CHECK_THROWS_WITH(ex::read_claim_scopes(t.dir.string()),
+                    Catch::Contains("claim t-1 has a scope in") && Catch::Contains("theory/scopes/XHN.json") &&
+                        Catch::Contains("experiments/scopes/XHN.json"));
+  fs::remove(t.dir / "experiments/scopes/XHN.json");
+  t.write("sims/scopes/XGS.json", scope_file("XGS", "theory", {entry("g-1", "as-printed")}));
+  CHECK_THROWS_WITH(ex::read_claim_scopes(t.dir.string()), Catch::Contains("but the file is under sims/"));
+}
+
+TEST_CASE("claim scopes: rows get their entries, rows without one are named with the file they belong in",
+          "[report][scopes]") {
+  std::map<std::string, ex::ClaimScope> scopes;
+  for (const auto& s : ex::parse_claim_scope_file(
+           scope_file("XHN", "theory", {entry("a", "as-printed"), entry("b", "extension")}).dump(), "F"))
+    scopes[s.id] = s;
+  std::vector<ex::ClaimRow> rows = {row("a", "XHN", "verified"), row("b", "XHN", "refuted"),
+                                    row("c", "LCC", "verified", "R@1 40.0 +- 1.0 vs 50.0 +- 1.0 (3 seeds); Welch p = 0.01"),
+                                    row("d", "LCC", "verified")};
+  const auto missing = ex::attach_claim_scopes(rows, scopes);
+  CHECK(missing == std::vector<std::string>{"c (experiments/scopes/LCC.json)", "d (sims/scopes/LCC.json)"});
+  CHECK(rows[0].scope.quote == "QUOTE-a");
+  CHECK(rows[1].scope.scope == "extension");
+  CHECK(rows[2].scope.scope == "unstated");
+  // an entry of another paper's row is refused
+  std::vector<ex::ClaimRow> wrong = {row("a", "XGS", "verified")};
+  CHECK_THROWS_WITH(ex::attach_claim_scopes(wrong, scopes), Catch::Contains("claim a is [XGS]"));
+}
+
+TEST_CASE("claim scopes: extensions are counted apart from the papers' own statements, claims.json and AUDIT.md "
+          "carry every field", "[report][scopes]") {
+  std::map<std::string, ex::ClaimScope> scopes;
+  for (const auto& s : ex::parse_claim_scope_file(
+           scope_file("XHN", "theory", {entry("a", "as-printed"), entry("b", "extension"), entry("c", "reconstructed")})
+               .dump(), "F"))
+    scopes[s.id] = s;
+  std::vector<ex::ClaimRow> rows = {row("a", "XHN", "verified"), row("b", "XHN", "refuted"),
+                                    row("c", "XHN", "refuted")};
+  const std::string before = ex::verdict_counts_text(rows);
+  CHECK(before == "3 claims: 2 refuted; 1 verified;");  // no scopes attached: the counts as they were
+  REQUIRE(ex::attach_claim_scopes(rows, scopes).empty());
+  CHECK(ex::verdict_counts_text(rows) ==
+        "3 claims: 2 refuted; 1 verified; On the papers' own statements (as printed or reconstructed), 2 rows: "
+        "1 refuted; 1 verified; extensions (the bench's own comparisons or stronger forms, counted for or against no "
+        "paper), 1 rows: 1 refuted;");
+  // negative control: the extension made as-printed moves its refutation into the papers' count
+  auto as_printed = rows;
+  as_printed[1].scope.scope = "as-printed";
+  CHECK_THAT(ex::verdict_counts_text(as_printed), Catch::Contains("3 rows: 2 refuted; 1 verified; extensions"));
+  CHECK_THAT(ex::refutations_markdown(rows), Catch::Contains("`b` (extension: the bench's own comparison"));
+  CHECK_THAT(ex::refutations_markdown(rows), !Catch::Contains("`c` (extension"));
+
+  const json j = ex::claims_json(rows);
+  CHECK(j[0]["scope"] == "as-printed");
+  CHECK(j[0]["quote"] == "QUOTE-a");
+  CHECK(j[0]["assumptions"] == json({"A1-a", "A2-a"}));
+  CHECK(j[0]["deviations"] == json::array());
+  CHECK_FALSE(j[0].contains("rebuilt_from"));
+  CHECK(j[2]["rebuilt_from"] == "REBUILT-c");
+
+  const std::string audit = ex::audit_markdown(rows);
+  CHECK_THAT(audit, Catch::Contains("| `a` | as-printed | verified | QUOTE-a | CHECKS-a | none | A1-a; A2-a | none | - | "
+                                    "none |"));
+  CHECK_THAT(audit, Catch::Contains("| `c` | reconstructed | refuted | QUOTE-c (rebuilt from: REBUILT-c) |"));
+}
+
+TEST_CASE("report provenance: the committed reports/ only from a clean tree, unless asked", "[report][scopes]") {
+  CHECK(ex::revision_is_unreproducible("14b73509666c-dirty"));
+  CHECK(ex::revision_is_unreproducible("unknown"));
+  CHECK_FALSE(ex::revision_is_unreproducible("14b73509666c"));
+  CHECK_FALSE(ex::revision_is_unreproducible("dirty-14b73509666c"));
+  ex::ReportConfig cfg;
+  cfg.source_dir = "/src/repo";
+  cfg.out = "/src/repo/reports";
+  CHECK(ex::writes_committed_report(cfg));
+  CHECK_THROWS_WITH(ex::check_report_provenance(cfg, "abc-dirty"),
+                    Catch::Contains("only from a clean tree") && Catch::Contains("git abc-dirty") &&
+                        Catch::Contains("--allow-dirty"));
+  CHECK_NOTHROW(ex::check_report_provenance(cfg, "abc"));
+  cfg.allow_dirty = true;
+  CHECK_NOTHROW(ex::check_report_provenance(cfg, "abc-dirty"));
+  cfg.allow_dirty = false;
+  cfg.out = "/src/repo/out/quick-report";
+  CHECK_FALSE(ex::writes_committed_report(cfg));
+  CHECK_NOTHROW(ex::check_report_provenance(cfg, "abc-dirty"));
+  CHECK(ex::provenance_warning_markdown("abc").empty());
+  CHECK_THAT(ex::provenance_warning_markdown("abc-dirty"), Catch::Contains("Not reproducible exactly") &&
+                                                              Catch::Contains("git abc-dirty"));
+  // the revision of this test's own source tree: a hash, possibly -dirty; "unknown" outside a repository
+  CHECK(ex::tree_revision("/nonexistent-dmlbench-dir") == "unknown");
+}
