@@ -166,11 +166,13 @@ TEST_CASE("a reproduction grid's points are reproduce's runs: arms x seeds, <arm
   const auto g = grid_of(R"({"name": "t5", "reproduction": "experiments/reproductions/lcc_omniglot_1_trip.json",
     "profile": "full", "seeds": 8})");
   const auto plan = expand_sweep(g, "/s", {}, kRepo);
-  REQUIRE(plan.points.size() == 16u);
+  REQUIRE(plan.points.size() == 24u);  // arms base, eps and shp ([LCC] Sec 5.2.3's printed baseline)
   CHECK(plan.points[0].name == "base/seed1");
   CHECK(plan.points[15].name == "eps/seed8");
   CHECK(plan.points[15].arm == "eps");
   CHECK(plan.points[15].config["miner"]["name"] == "eps-trip-sh");
+  CHECK(plan.points[23].name == "shp/seed8");
+  CHECK(plan.points[23].config["miner"]["name"] == "trip-shp");
   CHECK(plan.points[15].config["model"]["name"] == "resnet50");  // the full profile's set
   CHECK(plan.points[15].config["seed"] == 8);
   // the same configs as `reproduce` plans them

@@ -35,6 +35,8 @@ MinedTriplets mine_disjoint_triplets(const torch::Tensor& sim_d, const torch::Te
                                      torch::Generator& gen) {
   if (c.negative == NegativeChoice::distance_weighted)
     throw std::invalid_argument("one triplet per feature: distance-weighted negatives are not offered");
+  if (c.positive == PositiveChoice::all)
+    throw std::invalid_argument("one triplet per feature: all positives (a triplet per pair) are not offered");
   const auto sim = sim_d.to(torch::kCPU).contiguous();
   const auto labels = labels_d.to(torch::kCPU, torch::kInt64).contiguous();
   const auto B = sim.size(0);
@@ -94,38 +96,17 @@ MinedTriplets mine_disjoint_triplets(const torch::Tensor& sim_d, const torch::Te
   return out;
 }
 
-}  // namespace
-
-MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& labels_in, const MinerConfig& c,
-                            torch::Generator gen) {
-  if (sim_in.dim() != 2 || sim_in.size(0) != sim_in.size(1))
-    throw std::invalid_argument("mine_triplets: the similarity matrix must be square");
-  if (labels_in.dim() != 1 || labels_in.size(0) != sim_in.size(0))
-    throw std::invalid_argument("mine_triplets: one label per batch item");
-  torch::NoGradGuard no_grad;
-  const auto sim = sim_in.detach().to(torch::kFloat64);
-  const auto labels = labels_in.to(sim.device());
-  const auto B = sim.size(0);
-  const auto eye = torch::eye(B, torch::TensorOptions().dtype(torch::kBool).device(sim.device()));
-  const auto same = labels.unsqueeze(0).eq(labels.unsqueeze(1));
-  const auto pos_mask = same.logical_and(eye.logical_not());
-  const auto neg_mask = same.logical_not();
-  const auto has_pos = pos_mask.any(1), has_neg = neg_mask.any(1);
-  if (c.one_triplet_per_feature) return mine_disjoint_triplets(sim, labels, c, gen);
-
-  torch::Tensor p;
-  switch (c.positive) {
-    case PositiveChoice::easy: p = torch::where(pos_mask, sim, torch::full_like(sim, -kInf)).argmax(1); break;
-    case PositiveChoice::hard: p = torch::where(pos_mask, sim, torch::full_like(sim, kInf)).argmin(1); break;
-    case PositiveChoice::random: p = random_choice(pos_mask, gen); break;
-  }
+// The negative of each triplet: row i of sim and neg_mask is its anchor's, p[i] its positive.
+torch::Tensor choose_negatives(const torch::Tensor& sim, const torch::Tensor& neg_mask, const torch::Tensor& p,
+                               const MinerConfig& c, torch::Generator& gen) {
+  const auto has_neg = neg_mask.any(1);
   torch::Tensor n;
   switch (c.negative) {
     case NegativeChoice::hard: n = torch::where(neg_mask, sim, torch::full_like(sim, -kInf)).argmax(1); break;
     case NegativeChoice::easy: n = torch::where(neg_mask, sim, torch::full_like(sim, kInf)).argmin(1); break;
     case NegativeChoice::random: n = random_choice(neg_mask, gen); break;
     case NegativeChoice::semi_hard: {
-      const auto s_ap = sim.gather(1, p.unsqueeze(1));  // B x 1
+      const auto s_ap = sim.gather(1, p.unsqueeze(1));  // rows x 1
       const auto semi = neg_mask.logical_and(sim.lt(s_ap));
       const auto best = torch::where(semi, sim, torch::full_like(sim, -kInf)).argmax(1);
       const auto easiest = torch::where(neg_mask, sim, torch::full_like(sim, kInf)).argmin(1);
@@ -148,12 +129,49 @@ MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& la
       break;
     }
   }
-  const auto keep = has_pos.logical_and(has_neg);
+  return n;
+}
+
+}  // namespace
+
+MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& labels_in, const MinerConfig& c,
+                            torch::Generator gen) {
+  if (sim_in.dim() != 2 || sim_in.size(0) != sim_in.size(1))
+    throw std::invalid_argument("mine_triplets: the similarity matrix must be square");
+  if (labels_in.dim() != 1 || labels_in.size(0) != sim_in.size(0))
+    throw std::invalid_argument("mine_triplets: one label per batch item");
+  torch::NoGradGuard no_grad;
+  const auto sim = sim_in.detach().to(torch::kFloat64);
+  const auto labels = labels_in.to(sim.device());
+  const auto B = sim.size(0);
+  const auto eye = torch::eye(B, torch::TensorOptions().dtype(torch::kBool).device(sim.device()));
+  const auto same = labels.unsqueeze(0).eq(labels.unsqueeze(1));
+  const auto pos_mask = same.logical_and(eye.logical_not());
+  const auto neg_mask = same.logical_not();
+  const auto has_pos = pos_mask.any(1), has_neg = neg_mask.any(1);
+  if (c.one_triplet_per_feature) return mine_disjoint_triplets(sim, labels, c, gen);
+
+  const auto idx = torch::arange(B, torch::TensorOptions().dtype(torch::kInt64).device(sim.device()));
+  torch::Tensor p, rows = idx;  // rows: each triplet's anchor (every item, or with all positives one per pair)
+  switch (c.positive) {
+    case PositiveChoice::easy: p = torch::where(pos_mask, sim, torch::full_like(sim, -kInf)).argmax(1); break;
+    case PositiveChoice::hard: p = torch::where(pos_mask, sim, torch::full_like(sim, kInf)).argmin(1); break;
+    case PositiveChoice::random: p = random_choice(pos_mask, gen); break;
+    case PositiveChoice::all: {  // row-major: anchors in order, each anchor's positives in batch order
+      const auto pairs = pos_mask.nonzero();
+      rows = pairs.select(1, 0).contiguous();
+      p = pairs.select(1, 1).contiguous();
+      break;
+    }
+  }
+  const bool per_pair = c.positive == PositiveChoice::all;
+  const auto n = per_pair ? choose_negatives(sim.index_select(0, rows), neg_mask.index_select(0, rows), p, c, gen)
+                          : choose_negatives(sim, neg_mask, p, c, gen);
   MinedTriplets out;
   out.skipped_no_positive = has_pos.logical_not().sum().item<std::int64_t>();
   out.skipped_no_negative = has_pos.logical_and(has_neg.logical_not()).sum().item<std::int64_t>();
-  const auto idx = torch::arange(B, torch::TensorOptions().dtype(torch::kInt64).device(sim.device()));
-  out.anchors = idx.masked_select(keep);
+  const auto keep = per_pair ? has_neg.index_select(0, rows) : has_pos.logical_and(has_neg);
+  out.anchors = rows.masked_select(keep);
   out.positives = p.masked_select(keep);
   out.negatives = n.masked_select(keep);
   return out;

@@ -1,5 +1,5 @@
 // The miners of [LCC] Sec 4.3, 5: semi-hard triplets (Schroff et al. 2015) and distance-weighted negatives (Wu et al.
-// 2017), each with a random positive (the baselines) or Easy Positive Sampling (EPS).
+// 2017), each with a random positive (the baselines; for Trip+SH the bench's variant) or Easy Positive Sampling (EPS).
 #include "dmlbench/experiments/miner_spec.hpp"
 
 namespace dmlbench::experiments {
@@ -7,8 +7,12 @@ namespace {
 const bool registered = [] {
   using P = PositiveChoice;
   using N = NegativeChoice;
-  register_miner_spec({"trip-sh", "random positive, semi-hard negative ([LCC] Table 1-2 baseline)", P::random,
-                       N::semi_hard});
+  // The bench's variant of [LCC]'s Trip+SH: [LCC] Sec 5.2.3 says its semi-hard baselines sampled the positive part
+  // too, as the original papers do (that is trip-shp, experiments/src/miners/facenet_semihard_miner.cpp).
+  register_miner_spec({"trip-sh",
+                       "random positive, semi-hard negative (the bench's variant of [LCC] Trip+SH; the printed "
+                       "baseline is trip-shp)",
+                       P::random, N::semi_hard});
   register_miner_spec({"eps-trip-sh", "easy positive, semi-hard negative ([LCC] EPS + Trip + SH)", P::easy,
                        N::semi_hard});
   // Both distance-weighted miners rank by cosine when miner.similarity = auto: the rule reads the similarity as a

@@ -1,4 +1,5 @@
-// Triplet miners over a batch similarity matrix: positives random / easy (EPS, [LCC] Sec 4.3; [XHN] EP) / hard;
+// Triplet miners over a batch similarity matrix: positives random / easy (EPS, [LCC] Sec 4.3; [XHN] EP) / hard / all
+// (FaceNet's every anchor-positive pair);
 // negatives random / hard / semi-hard (Schroff et al. 2015) / easy / distance-weighted (Wu et al. 2017); and the
 // named combinations of the papers: EPHN, EPSHN, HPHN, EPEN ([XHN]), trip-sh and eps-trip-sh ([LCC]).
 #pragma once
@@ -34,12 +35,13 @@ struct MinedTriplets {
   std::int64_t skipped_no_negative = 0;         // anchors with no other class in the batch
 };
 
-// sim: B x B similarities of L2-normalised embeddings (any device); labels: B (int64). One triplet per anchor.
-// Semi-hard: the most similar negative that is less similar than the chosen positive (S_an < S_ap, the closest
+// sim: B x B similarities of L2-normalised embeddings (any device); labels: B (int64). One triplet per anchor, or with
+// PositiveChoice::all one per anchor-positive pair (anchors in order, each anchor's positives in batch order), each
+// pair with its own negative. Semi-hard: the most similar negative that is less similar than the chosen positive (S_an < S_ap, the closest
 // negative farther than the positive, as in FaceNet's and TensorFlow's semi-hard loss); an anchor without one
 // takes its least similar negative. Random choices draw from `gen` (seeded by the caller). With
 // one_triplet_per_feature, an anchor left without a free positive or negative forms no triplet (counted as skipped);
-// distance-weighted negatives are not offered there (std::invalid_argument).
+// distance-weighted negatives and all positives are not offered there (std::invalid_argument).
 MinedTriplets mine_triplets(const torch::Tensor& sim, const torch::Tensor& labels, const MinerConfig& c,
                             torch::Generator gen);
 

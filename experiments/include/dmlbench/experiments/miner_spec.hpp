@@ -8,7 +8,8 @@
 
 namespace dmlbench::experiments {
 
-enum class PositiveChoice { random, easy, hard };
+// all: every positive of the anchor, one triplet per anchor-positive pair (FaceNet Sec 3.2, Schroff et al. 2015)
+enum class PositiveChoice { random, easy, hard, all };
 enum class NegativeChoice { random, hard, semi_hard, easy, distance_weighted };
 
 struct MinerSpec {
