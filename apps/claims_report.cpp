@@ -31,6 +31,13 @@ json to_json(const th::ClaimResult& r) {
   if (!r.corrected_form.empty()) j["corrected_form"] = r.corrected_form;
   if (!r.witness.empty()) j["witness"] = r.witness;
   if (!r.note.empty()) j["note"] = r.note;
+  if (r.margin) j["margin"] = std::isfinite(*r.margin) ? json(*r.margin) : json(*r.margin > 0 ? "inf" : "-inf");
+  if (!r.margin_of.empty()) j["margin_of"] = r.margin_of;
+  if (r.control)
+    j["negative_control"] = {{"perturbation", r.control->perturbation},
+                             {"error", std::isfinite(r.control->error) ? json(r.control->error) : json("inf")},
+                             {"verdict", th::name(r.control->verdict)}};
+  if (!r.control_not_applicable.empty()) j["negative_control_not_applicable"] = r.control_not_applicable;
   return j;
 }
 
@@ -58,10 +65,12 @@ void print_table(const std::vector<th::ClaimResult>& rs, std::ostream& out) {
   for (const auto& r : rs) {
     if (r.verdict == th::Verdict::erratum)
       out << "\nERRATUM " << r.id << " [" << r.paper << " " << r.equation << "]: " << r.statement
-          << "\n  corrected form: " << r.corrected_form << "\n  witness: " << r.witness << "\n";
+          << "\n  corrected form: " << r.corrected_form << "\n  witness: " << r.witness
+          << "\n  counterexample wins by " << th::format_signed_sci(r.margin.value_or(NAN)) << " (" << r.margin_of << ")\n";
     if (r.verdict == th::Verdict::refuted)
       out << "\nREFUTED " << r.id << " [" << r.paper << " " << r.equation << "]: " << r.statement
-          << "\n  witness: " << r.witness << "\n  " << r.note << "\n";
+          << "\n  witness: " << r.witness << "\n  counterexample wins by " << th::format_signed_sci(r.margin.value_or(NAN))
+          << " (" << r.margin_of << ")\n  " << r.note << "\n";
   }
 }
 

@@ -33,7 +33,17 @@ ClaimResult row(std::string id, std::string eq, std::string statement, double to
   return r;
 }
 
-std::string fmt(double v) { return theory::format_value(v); }
+std::string fmt(double v) { return theory::format_short(v); }
+
+// "{x_0, ..., x_k}" of positions on a line, as a person writes them.
+std::string points(const double* x, int k) {
+  std::string o = "{";
+  for (int i = 0; i < k; ++i) o += (i ? ", " : "") + fmt(x[i]);
+  return o + "}";
+}
+
+constexpr const char* kMinimizerNoControl =
+    "a minimizer's outcome (collapsed or not, objective against the proof's candidate): no printed formula to perturb";
 
 constexpr double kObjTol = 1e-7;
 constexpr const char* kObjReason =
@@ -52,6 +62,9 @@ void minimizer_row(ClaimResult& r, const std::vector<ObjectiveConfig>& cs, std::
       ++r.samples;
       r.max_error = std::max(r.max_error, run.final_objective - k.objective);
       if (!pass(c, run, k) && r.witness.empty()) {
+        r.margin = k.objective - run.final_objective;
+        r.margin_of = "collapsed candidate " + fmt(k.objective) + " minus the minimizer's objective " +
+                      fmt(run.final_objective);
         std::ostringstream o;
         o << "n=" << c.model.n << " t=" << c.model.t << " p=" << c.model.p << " triples=" << name(c.model.triples)
           << ": objective " << run.final_objective << " vs collapsed candidate " << k.objective << ", collapsed "
@@ -63,6 +76,7 @@ void minimizer_row(ClaimResult& r, const std::vector<ObjectiveConfig>& cs, std::
     }
   }
   r.verdict = ok ? Verdict::verified : Verdict::refuted;
+  r.control_not_applicable = kMinimizerNoControl;
 }
 
 }  // namespace
@@ -84,6 +98,7 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
       ok = ok && run.final_objective == 0.0 && !run.structure.collapsed;
     }
     r.verdict = ok ? Verdict::verified : Verdict::refuted;
+    r.control_not_applicable = kMinimizerNoControl;
     out.push_back(r);
   }
   {  // Sec 4.1: the printed diameter condition
@@ -100,7 +115,16 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     r.corrected_error = expected_objective(c, y, nullptr);
     r.verdict = r.max_error > 0 && *r.corrected_error == 0 ? Verdict::erratum : Verdict::refuted;
     r.corrected_form = "diam(f(A))^2 + alpha <= |f(A) - f(B)|^2 (D is the squared distance)";
-    r.witness = "alpha = 0.2, A = {0, 0.4}, B = {0.5, 0.9} on a line: O_trip = " + fmt(r.max_error);
+    r.witness = "alpha = " + fmt(c.alpha) + ", A = " + points(x, 2) + ", B = " + points(x + 2, 2) +
+                " on a line: O_trip = " + fmt(r.max_error);
+    r.margin = r.max_error;
+    r.margin_of = "the witness's O_trip " + fmt(r.max_error) + " above the 0 the condition promises";
+    // the control: the corrected condition with alpha dropped (gap^2 = diam^2 + 0.01) must not give 0
+    const double gap0 = std::sqrt(0.16 + 0.01);
+    const double z[] = {0.0, 0.4, 0.4 + gap0, 0.8 + gap0};
+    const double ce = expected_objective(c, z, nullptr);
+    r.control = theory::ControlResult{"corrected form with alpha dropped (diam^2 <= gap^2)", ce,
+                                      r.max_error > 0 && ce == 0 ? Verdict::erratum : Verdict::refuted};
     out.push_back(r);
   }
   {  // Sec 4.1: beta = alpha for the margin loss
@@ -118,7 +142,17 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     r.verdict = r.max_error > 1e-3 && *r.corrected_error <= 1e-15 ? Verdict::erratum : Verdict::refuted;
     r.corrected_form = "with beta = alpha only collapsed classes give 0; beta_i = alpha + diam^2 and gap^2 >= "
                        "diam^2 + 2 alpha do";
-    r.witness = "alpha = 0.2, classes {0, 0.3} and {1.03, 1.33}, beta = alpha: O_margin = " + fmt(r.max_error);
+    r.witness = "alpha = " + fmt(a) + ", classes " + points(x, 2) + " and " + points(x + 2, 2) +
+                ", beta = alpha: O_margin = " + fmt(r.max_error);
+    r.margin = r.max_error - r.tolerance;
+    r.margin_of = "the witness's O_margin " + fmt(r.max_error) + " above the tolerance " + fmt(r.tolerance);
+    // the control: the corrected embedding with the factor 2 of 2 alpha dropped (gap^2 = diam^2 + alpha)
+    const double gap1 = std::sqrt(diam * diam + a);
+    double z[] = {0.0, diam, diam + gap1, 2 * diam + gap1, a + diam * diam, a + diam * diam, a + diam * diam,
+                  a + diam * diam};
+    const double ce = expected_objective(c, z, nullptr);
+    r.control = theory::ControlResult{"corrected form with the factor 2 of gap^2 >= diam^2 + 2 alpha dropped", ce,
+                                      r.max_error > 1e-3 && ce <= 1e-15 ? Verdict::erratum : Verdict::refuted};
     out.push_back(r);
   }
   {  // Theorem 1
@@ -148,7 +182,15 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     r.samples = 1;
     r.verdict = r.max_error > r.tolerance && *r.corrected_error <= r.tolerance ? Verdict::erratum : Verdict::refuted;
     r.corrected_form = "|f(x_j) - f(x_i)|^2 = alpha: the proof reads D as a distance, [LCC] Sec 3 defines it squared";
-    r.witness = "n=12 t=2 p=0.8 alpha=0.2: inter-class distance " + fmt(gap) + " = sqrt(alpha)";
+    r.witness = "n=" + std::to_string(c.model.n) + " t=" + std::to_string(c.model.t) + " p=" + fmt(c.model.p) +
+                " alpha=" + fmt(c.alpha) + ": inter-class distance " + fmt(gap) + " = sqrt(alpha) = " +
+                fmt(std::sqrt(c.alpha));
+    r.margin = r.max_error - r.tolerance;
+    r.margin_of = "|distance " + fmt(gap) + " - alpha " + fmt(c.alpha) + "| minus the tolerance " + fmt(r.tolerance);
+    const double ce = std::abs(run.structure.min_interclass_sq_distance - 2 * c.alpha);
+    r.control = theory::ControlResult{"corrected form with the gap of Thm 2, |f(x_j) - f(x_i)|^2 = 2 alpha", ce,
+                                      r.max_error > r.tolerance && ce <= r.tolerance ? Verdict::erratum
+                                                                                     : Verdict::refuted};
     out.push_back(r);
   }
   {  // the triple convention
@@ -161,7 +203,7 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
                   });
     r.note = "the proof factorises E[delta_ij (1 - delta_ik)] over independent Y_i, Y_j, Y_k: it needs distinct "
              "indices; with j = i the terms (alpha - D_ik)_+ weigh 1 - P(Y_i = Y_k) and a non-collapsed embedding "
-             "beats every collapsed one (objective below the candidate: negative 'max error' margin)";
+             "beats every collapsed one (its objective below the candidate's: the margin)";
     out.push_back(r);
   }
   {  // Theorem 2
@@ -182,7 +224,8 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     const NoisyLabelModel m{12, 3, 0.6, Triples::distinct};
     const double q = m.q();
     r.max_error = std::abs(m.p - m.same_label(0, 0));
-    r.corrected_error = std::abs(0.6 * 0.6 + 2 * q * q - m.same_label(0, 0));
+    r.corrected_error = std::abs(m.p * m.p + (m.t - 1) * q * q - m.same_label(0, 0));
+    const double ce = std::abs(m.p * m.p + q * q - m.same_label(0, 0));  // the control: the factor (t - 1) dropped
     r.samples = 1;
     r.corrected_form = "P(Y_i = Y_j) = p^2 + (t-1) q'^2 within a class, 2 p q' + (t-2) q'^2 across; below 1/2 for "
                        "t = 3, p < 2/3, where the margin minimizer puts all points in one place with beta = -alpha";
@@ -193,12 +236,19 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     const auto run = minimize_from_random_starts(c, mc).front();
     const auto k = proof_candidate(c);
     std::ostringstream o;
-    o << "t=3 p=0.6: P(Y_i = Y_j) = " << m.same_label(0, 0) << " (printed p = 0.6); minimizer objective "
+    o << "t=" << m.t << " p=" << m.p << ": P(Y_i = Y_j) = " << m.same_label(0, 0) << " (printed p = " << m.p
+      << "); minimizer objective "
       << run.final_objective << " < proof candidate " << k.objective << ", squared inter-class gap "
       << run.structure.max_interclass_sq_distance;
     r.witness = o.str();
     r.verdict = r.max_error > 0.1 && *r.corrected_error <= 1e-15 && run.final_objective < k.objective - 1e-3
                     ? Verdict::erratum : Verdict::refuted;
+    r.margin = r.max_error - r.tolerance;
+    r.margin_of = "|printed p " + fmt(m.p) + " - P(Y_i = Y_j) " + fmt(m.same_label(0, 0)) + "| minus the tolerance " +
+                  fmt(r.tolerance) + "; the minimizer beats the proof's candidate by " +
+                  fmt(k.objective - run.final_objective);
+    r.control = theory::ControlResult{"corrected form with the factor (t - 1) dropped", ce,
+                                      r.max_error > 0.1 && ce <= 1e-15 ? Verdict::erratum : Verdict::refuted};
     out.push_back(r);
   }
   for (auto o : {Objective::triplet, Objective::margin}) {  // Claims 1-2
@@ -218,7 +268,12 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
       }
     r.note = note.str();
     r.verdict = r.max_error == 0 ? Verdict::verified : Verdict::refuted;
-    if (r.verdict == Verdict::refuted) r.witness = r.note;
+    if (r.verdict == Verdict::refuted) {
+      r.witness = r.note;
+      r.margin = r.max_error;
+      r.margin_of = "cases (t, p) without an M";
+    }
+    r.control_not_applicable = "the existence of a threshold n (a search over n <= 96): no printed formula to perturb";
     out.push_back(r);
   }
   {  // Claims 3-4: far points are pushed to the margin
@@ -245,8 +300,15 @@ std::vector<ClaimResult> collapse_claims(std::uint64_t seed) {
     r4.note = n4.str() + "w(x_t positive, x_t+j negative) > w(x_t+j positive, x_t negative) from there on";
     r3.verdict = r3.max_error == 0 ? Verdict::verified : Verdict::refuted;
     r4.verdict = r4.max_error == 0 ? Verdict::verified : Verdict::refuted;
-    if (r3.verdict == Verdict::refuted) r3.witness = r3.note;
-    if (r4.verdict == Verdict::refuted) r4.witness = r4.note;
+    for (auto* r : {&r3, &r4}) {
+      if (r->verdict == Verdict::refuted) {
+        r->witness = r->note;
+        r->margin = r->max_error;
+        r->margin_of = "cases (t, p) without an M";
+      }
+      r->control_not_applicable = "the existence of a threshold rank (a search over the ranks): no printed formula to "
+                                  "perturb";
+    }
     out.push_back(r3);
     out.push_back(r4);
   }

@@ -59,16 +59,17 @@ TEST_CASE("negative control: the identity checker refutes a form wrong by 2 x to
   auto truth = [](const Sample& s) { return s.t.p.dot(s.t.n); };
   auto rhs = [](const Sample& s) { return spn_from_decomposition(s.s.ap, s.s.an, s.gamma); };
   const ClaimMeta m{"control", "XHN", "eq 19", "control", kIdentityTolerance, "control"};
-  const auto off = check_identity(m, samples, [&](const Sample& s) { return rhs(s) + 2 * kIdentityTolerance; }, truth);
+  const Perturbation unused{"not under test here", [](const Sample&) { return 0.0; }};
+  const auto off = check_identity(m, samples, [&](const Sample& s) { return rhs(s) + 2 * kIdentityTolerance; }, truth, unused);
   CHECK(off.verdict == Verdict::refuted);
   CHECK_FALSE(off.witness.empty());
   // gamma dropped (the "orthogonal planes" mistake) is refuted; with the right form as correction it is an erratum
-  const auto dropped = check_identity(m, samples, [](const Sample& s) { return s.s.ap * s.s.an; }, truth, rhs, "eq 19");
+  const auto dropped = check_identity(m, samples, [](const Sample& s) { return s.s.ap * s.s.an; }, truth, unused, rhs, "eq 19");
   CHECK(dropped.verdict == Verdict::erratum);
   CHECK(dropped.max_error > 0.1);
-  const auto nan = check_identity(m, samples, [](const Sample&) { return std::nan(""); }, truth);
+  const auto nan = check_identity(m, samples, [](const Sample&) { return std::nan(""); }, truth, unused);
   CHECK(nan.verdict == Verdict::refuted);  // a NaN never passes
   // an error well inside the tolerance (one ulp-scale nudge) stays verified: the checker is not over-strict
-  const auto near = check_identity(m, samples, [&](const Sample& s) { return rhs(s) + 0.5 * kIdentityTolerance; }, truth);
+  const auto near = check_identity(m, samples, [&](const Sample& s) { return rhs(s) + 0.5 * kIdentityTolerance; }, truth, unused);
   CHECK(near.verdict == Verdict::verified);
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 namespace dmlbench::theory {
 
@@ -20,7 +21,7 @@ const char* name(Verdict v) {
 
 std::string Sample::describe() const {
   std::ostringstream o;
-  o.precision(17);
+  o.precision(6);
   o << "d=" << dim << " S_ap=" << s.ap << " S_an=" << s.an << " S_pn=" << s.pn << " gamma=" << gamma
     << " lr=" << lr;
   return o.str();
@@ -69,8 +70,61 @@ std::vector<Sample> make_samples(const CheckConfig& c) {
   return out;
 }
 
+namespace {
+// The largest relative (and, for conditioned rows, conditioned) error of `form` against `truth` over the samples.
+struct Worst {
+  double error = 0;
+  const Sample* sample = nullptr;
+  double got = 0, want = 0;
+};
+Worst worst_error(const ClaimMeta& meta, const std::vector<Sample>& samples, const SampleFn& form,
+                  const SampleFn& truth) {
+  Worst w;
+  for (const auto& s : samples) {
+    const double want = truth(s), got = form(s);
+    const double cond = meta.conditioned ? condition_number(s) : 1.0;
+    double err = std::abs(got - want) / (std::max(1.0, std::abs(want)) * cond);
+    if (std::isnan(err)) err = INFINITY;  // a NaN is an error, never a pass
+    if (w.sample == nullptr || err > w.error) w = {err, &s, got, want};
+  }
+  return w;
+}
+
+// erratum when the printed form fails and a corrected form holds; refuted when both fail
+Verdict identity_verdict(double printed_error, const std::optional<double>& corrected_error, double tol) {
+  if (printed_error <= tol) return Verdict::verified;
+  return corrected_error && *corrected_error <= tol ? Verdict::erratum : Verdict::refuted;
+}
+}  // namespace
+
+std::string format_short(double v, int digits) {
+  if (!std::isfinite(v)) return v > 0 ? "inf" : v < 0 ? "-inf" : "nan";
+  std::ostringstream o;
+  o.precision(digits);
+  o << v;
+  return o.str();
+}
+
+std::string format_signed_sci(double v) {
+  if (!std::isfinite(v)) return v > 0 ? "+inf" : v < 0 ? "-inf" : "nan";
+  std::ostringstream o;
+  o << std::showpos << std::scientific;
+  o.precision(1);
+  o << v;
+  return o.str();
+}
+
+void set_identity_margin(ClaimResult& r, const std::string& form) {
+  r.margin = r.max_error - r.tolerance;
+  r.margin_of = form + " form's worst error " + format_short(r.max_error, 3) + " minus the tolerance " +
+                format_short(r.tolerance, 3);
+}
+
 ClaimResult check_identity(const ClaimMeta& meta, const std::vector<Sample>& samples, const SampleFn& printed,
-                           const SampleFn& truth, const SampleFn& corrected, const std::string& corrected_form) {
+                           const SampleFn& truth, const Perturbation& control, const SampleFn& corrected,
+                           const std::string& corrected_form) {
+  if (control.name.empty() || !control.form)
+    throw std::invalid_argument("identity row " + meta.id + " has no negative control (a named perturbation)");
   ClaimResult r;
   r.id = meta.id;
   r.paper = meta.paper;
@@ -79,42 +133,19 @@ ClaimResult check_identity(const ClaimMeta& meta, const std::vector<Sample>& sam
   r.tolerance = meta.tolerance;
   r.tolerance_reason = meta.tolerance_reason;
   r.samples = samples.size();
-  double worst_corrected = 0;
-  const Sample* worst = nullptr;
-  double worst_printed = 0, worst_truth = 0;
-  for (const auto& s : samples) {
-    const double want = truth(s), got = printed(s);
-    const double cond = meta.conditioned ? condition_number(s) : 1.0;
-    double err = std::abs(got - want) / (std::max(1.0, std::abs(want)) * cond);
-    if (std::isnan(err)) err = INFINITY;  // a NaN is an error, never a pass
-    if (worst == nullptr || err > r.max_error) {
-      r.max_error = err;
-      worst = &s;
-      worst_printed = got;
-      worst_truth = want;
-    }
-    if (corrected) {
-      double ce = std::abs(corrected(s) - want) / (std::max(1.0, std::abs(want)) * cond);
-      if (std::isnan(ce)) ce = INFINITY;
-      worst_corrected = std::max(worst_corrected, ce);
-    }
-  }
-  if (worst != nullptr && r.max_error > r.tolerance) {
-    std::ostringstream o;
-    o.precision(10);
-    o << worst->describe() << ": printed " << worst_printed << ", true " << worst_truth;
-    r.witness = o.str();
-  }
-  if (r.max_error <= r.tolerance) {
-    r.verdict = Verdict::verified;
-  } else if (corrected && worst_corrected <= r.tolerance) {
-    r.verdict = Verdict::erratum;
-    r.corrected_error = worst_corrected;
-    r.corrected_form = corrected_form;
-  } else {
-    r.verdict = Verdict::refuted;
-    if (corrected) r.corrected_error = worst_corrected;
-  }
+  const Worst w = worst_error(meta, samples, printed, truth);
+  r.max_error = w.error;
+  if (corrected) r.corrected_error = worst_error(meta, samples, corrected, truth).error;
+  if (w.sample != nullptr && r.max_error > r.tolerance)
+    r.witness = w.sample->describe() + ": printed " + format_short(w.got) + ", true " + format_short(w.want);
+  r.verdict = identity_verdict(r.max_error, r.corrected_error, r.tolerance);
+  if (r.verdict == Verdict::erratum) r.corrected_form = corrected_form;
+  if (r.verdict != Verdict::verified) set_identity_margin(r);
+  // the control replaces the form the verdict rests on: the corrected form where one is given, else the printed one
+  const double ce = worst_error(meta, samples, control.form, truth).error;
+  r.control = ControlResult{control.name, ce,
+                            corrected ? identity_verdict(r.max_error, ce, r.tolerance)
+                                      : identity_verdict(ce, std::nullopt, r.tolerance)};
   return r;
 }
 

@@ -39,13 +39,13 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
   std::vector<ClaimResult> out;
   // A loss whose gradient jumps on a selection boundary (hinge D = 0, SCT's S_an = S_ap) has no gradient there:
   // samples within 1e-9 of the boundary are left out of that loss's check (edge cases put many exactly on it).
-  auto decomposition = [&](std::string id, std::string statement, const SampleFn& err,
+  auto decomposition = [&](std::string id, std::string statement, const SampleFn& err, const Perturbation& control,
                            const std::function<double(const Sample&)>& boundary = nullptr) {
     std::vector<Sample> usable;
     for (const auto& s : samples)
       if (!boundary || std::abs(boundary(s)) > 1e-9) usable.push_back(s);
     out.push_back(check_identity({std::move(id), "XGS", "Sec 3, Table 1", std::move(statement), 1e-12, kRelReason},
-                                 usable, err, [](const Sample&) { return 0.0; }));
+                                 usable, err, [](const Sample&) { return 0.0; }, control));
   };
 
   decomposition("xgs-triplet-euclidean",
@@ -56,6 +56,12 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                                           hinge_triplet_weight(s.t, lp.margin), s.t);
                   return relative_error(stacked({td.a, td.p, td.n}), g);
                 },
+                {"cosine direction in place of the Euclidean one", [&](const Sample& s) {
+                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return euclidean_triplet_loss(v, d, lp); });
+                   const auto td = compose(Direction::cosine, euclidean_pair_weight(s.t),
+                                           hinge_triplet_weight(s.t, lp.margin), s.t);
+                   return relative_error(stacked({td.a, td.p, td.n}), g);
+                 }},
                 [&](const Sample& s) { return (s.t.a - s.t.p).squaredNorm() - (s.t.a - s.t.n).squaredNorm() + lp.margin; });
   decomposition("xgs-triplet-cosine",
                 "NCA triplet loss with scale s (eq 4): cosine direction x P_c = s x T_NCA = e^{sS_an}/(e^{sS_ap}+e^{sS_an})",
@@ -64,7 +70,13 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto td = compose(Direction::cosine, constant_pair_weight(lp.scale),
                                           nca_triplet_weight(s.s.ap, s.s.an, lp.scale), s.t);
                   return relative_error(stacked({td.a, td.p, td.n}), g);
-                });
+                },
+                {"S_ap and S_an swapped in T_NCA", [&](const Sample& s) {
+                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return nca_cosine_triplet_loss(v, d, lp); });
+                   const auto td = compose(Direction::cosine, constant_pair_weight(lp.scale),
+                                           nca_triplet_weight(s.s.an, s.s.ap, lp.scale), s.t);
+                   return relative_error(stacked({td.a, td.p, td.n}), g);
+                 }});
   decomposition("xgs-circle",
                 "Circle loss (Sun 2020, alpha detached): cosine direction x P_L = gamma[1+m-S_ap]_+, gamma[S_an+m]_+ x T_Circle",
                 [&](const Sample& s) {
@@ -72,7 +84,14 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto td = compose(Direction::cosine, linear_pair_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m),
                                           circle_triplet_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m), s.t);
                   return relative_error(stacked({td.a, td.p, td.n}), g);
-                });
+                },
+                {"positive and negative pair weights swapped", [&](const Sample& s) {
+                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return circle_loss(v, d, lp); });
+                   const auto w = linear_pair_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m);
+                   const auto td = compose(Direction::cosine, PairWeights{w.n, w.p},
+                                           circle_triplet_weight(s.s.ap, s.s.an, lp.scale, lp.circle_m), s.t);
+                   return relative_error(stacked({td.a, td.p, td.n}), g);
+                 }});
   decomposition("xgs-binomial",
                 "binomial deviance (Yi 2014): cosine direction x P_S = alpha/(1+e^{alpha(S_ap-l)}), beta/(1+e^{-beta(S_an-l)}) x T_1",
                 [&](const Sample& s) {
@@ -80,7 +99,13 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto td = compose(Direction::cosine, sigmoid_pair_weight(s.s.ap, s.s.an, lp.alpha, lp.beta, lp.lambda),
                                           constant_triplet_weight(), s.t);
                   return relative_error(stacked({td.a, td.p, td.n}), g);
-                });
+                },
+                {"alpha and beta swapped in P_S", [&](const Sample& s) {
+                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return binomial_deviance_loss(v, d, lp); });
+                   const auto td = compose(Direction::cosine, sigmoid_pair_weight(s.s.ap, s.s.an, lp.beta, lp.alpha, lp.lambda),
+                                           constant_triplet_weight(), s.t);
+                   return relative_error(stacked({td.a, td.p, td.n}), g);
+                 }});
   decomposition("xgs-sct",
                 "SCT (Xuan 2020): cosine direction x P_c with the positive masked by M_SC1 (S_an > S_ap) x T_NCA, "
                 "lambda on the selected negative",
@@ -92,6 +117,14 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                   const auto td = compose(Direction::cosine, w, tw, s.t);
                   return relative_error(stacked({td.a, td.p, td.n}), g);
                 },
+                {"mask M_SC1 inverted (S_ap > S_an selects)", [&](const Sample& s) {
+                   const auto g = loss_gradient(s.t, [&](const auto& v, int d) { return sct_loss(v, d, lp); });
+                   const bool sel = !sct1_selects(s.s.ap, s.s.an);
+                   const PairWeights w = sel ? PairWeights{0.0, lp.sct_lambda} : constant_pair_weight(lp.scale);
+                   const double tw = sel ? 1.0 : nca_triplet_weight(s.s.ap, s.s.an, lp.scale);
+                   const auto td = compose(Direction::cosine, w, tw, s.t);
+                   return relative_error(stacked({td.a, td.p, td.n}), g);
+                 }},
                 [](const Sample& s) { return s.s.an - s.s.ap; });
 
   // Multi-Similarity needs anchors with several positives and negatives.
@@ -104,6 +137,7 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
     r.tolerance = 1e-12;
     r.tolerance_reason = kRelReason;
     std::mt19937_64 rng(c.seed + 8);
+    double control = 0;
     std::uniform_real_distribution<double> u(-1, 1);
     for (int d : c.dims) {
       for (int i = 0; i < std::max(1, c.samples_per_dim / 4); ++i) {
@@ -123,12 +157,20 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
         x << set.a, set.positives[0], set.positives[1], set.positives[2], set.negatives[0], set.negatives[1],
             set.negatives[2], set.negatives[3];
         const auto g = autodiff_gradient([&](const std::vector<Dual>& v) { return ms_loss(v, d, 3, 4, sel, lp); }, x);
-        const double e = relative_error(ms_compose(set, ms_pair_weights(set, sel, lp)), g);
+        const auto w = ms_pair_weights(set, sel, lp);
+        const double e = relative_error(ms_compose(set, w), g);
         r.max_error = std::max(r.max_error, std::isnan(e) ? INFINITY : e);
+        auto flipped = w;  // the control: the negative pair weights' sign flipped
+        for (auto& x : flipped.negative) x = -x;
+        const double ce = relative_error(ms_compose(set, flipped), g);
+        control = std::max(control, std::isnan(ce) ? INFINITY : ce);
         ++r.samples;
       }
     }
     r.verdict = r.max_error <= r.tolerance ? Verdict::verified : Verdict::refuted;
+    r.control = ControlResult{"sign of the negative pair weights flipped", control,
+                              control <= r.tolerance ? Verdict::verified : Verdict::refuted};
+    if (r.verdict == Verdict::refuted) set_identity_margin(r, "composed");
     out.push_back(r);
   }
 
@@ -150,7 +192,13 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
           return std::max(std::abs(pe * pe - std::pow(euclidean_projection_strength(s.s.ap), 2)),
                           std::abs(pc * pc - std::pow(cosine_projection_strength(s.s.ap), 2)));
         },
-        [](const Sample&) { return 0.0; }));
+        [](const Sample&) { return 0.0; },
+        {"Euclidean and cosine strengths swapped", [](const Sample& s) {
+           const Eigen::VectorXd ue = (s.t.a - s.t.p).normalized();
+           const double pe = measured_projection_strength(ue, s.t.p), pc = measured_projection_strength(s.t.a, s.t.p);
+           return std::max(std::abs(pe * pe - std::pow(cosine_projection_strength(s.s.ap), 2)),
+                           std::abs(pc * pc - std::pow(euclidean_projection_strength(s.s.ap), 2)));
+         }}));
   }
   {
     ClaimResult r;
@@ -165,18 +213,30 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
       (h(mid) < 0 ? lo : hi) = mid;
     }
     const double crossover = 0.5 * (lo + hi);
-    std::size_t wrong_side = 0, n = 0;
-    for (int i = 1; i < 2000; ++i) {
-      const double s = -1 + 2.0 * i / 2000;
-      if (std::abs(s - kProjectionCrossover) < 1e-9) continue;
-      ++n;
-      wrong_side += (s > kProjectionCrossover) != (h(s) > 0);
-    }
+    // points of the grid on the wrong side of a stated crossover
+    auto wrong_side_of = [&](double stated, std::size_t& n) {
+      std::size_t wrong = 0;
+      n = 0;
+      for (int i = 1; i < 2000; ++i) {
+        const double s = -1 + 2.0 * i / 2000;
+        if (std::abs(s - stated) < 1e-9) continue;
+        ++n;
+        wrong += (s > stated) != (h(s) > 0);
+      }
+      return wrong;
+    };
+    std::size_t n = 0, n_control = 0;
+    const std::size_t wrong_side = wrong_side_of(kProjectionCrossover, n);
     r.samples = n;
     r.max_error = std::abs(crossover - kProjectionCrossover);
     r.tolerance = 1e-12;
     r.tolerance_reason = "bisection to 1e-15 on a function with slope 1.2 at the root";
     r.verdict = (r.max_error <= r.tolerance && wrong_side == 0) ? Verdict::verified : Verdict::refuted;
+    // the control: the stated crossover moved by 0.01 (a perturbed threshold; no printed formula to perturb)
+    const double moved = kProjectionCrossover + 0.01, control = std::abs(crossover - moved);
+    const std::size_t control_wrong = wrong_side_of(moved, n_control);
+    r.control = ControlResult{"crossover stated at 1/2 + 0.01", control,
+                              control <= r.tolerance && control_wrong == 0 ? Verdict::verified : Verdict::refuted};
     std::ostringstream o;
     o << "holds exactly for S > 1/2 (crossover found at " << crossover << "); for S < 1/2 the cosine direction is "
       << "stronger, so 'close' means S > 1/2; points on the wrong side: " << wrong_side << " of " << n;

@@ -34,6 +34,9 @@ static ClaimRow claim_row_from_claim(const json& c) {
   m << "error " << sci1(c.value("max_error", json())) << " (tol " << sci1(c.value("tolerance", json())) << ", "
     << c.value("samples", 0) << " samples)";
   if (c.contains("corrected_error")) m << "; corrected form " << sci1(c["corrected_error"]);
+  // a refutation or an erratum: the signed margin by which its counterexample wins, and what it compares
+  if (c.contains("margin") && (r.verdict == "refuted" || r.verdict == "erratum"))
+    m << "; counterexample wins by " << signed_sci1(c["margin"]) << " (" << str_or(c, "margin_of") << ")";
   r.measured = m.str();
   r.corrected_form = str_or(c, "corrected_form");
   r.witness = str_or(c, "witness");

@@ -28,4 +28,12 @@ std::string sci1(const nlohmann::ordered_json& v) {
   return o.str();
 }
 
+std::string signed_sci1(const nlohmann::ordered_json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_number()) return "n/a";
+  std::ostringstream o;
+  o << std::showpos << std::scientific << std::setprecision(1) << v.get<double>();
+  return o.str();
+}
+
 }  // namespace dmlbench::experiments

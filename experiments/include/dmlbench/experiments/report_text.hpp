@@ -13,5 +13,7 @@ std::string markdown_cell(std::string s);
 std::string fixed1(double v);
 // A JSON number in scientific notation with one decimal ("2.2e-16"); a string as it is; anything else "n/a".
 std::string sci1(const nlohmann::ordered_json& v);
+// The same with its sign always written ("+2.0e-04"): a signed margin.
+std::string signed_sci1(const nlohmann::ordered_json& v);
 
 }  // namespace dmlbench::experiments

@@ -15,6 +15,14 @@ namespace dmlbench::theory {
 enum class Verdict { verified, refuted, erratum, not_reproducible };
 const char* name(Verdict v);
 
+// A row's negative control and what the row's own check made of it: the verdict must differ from the row's (a
+// verified row refutes its perturbation; an erratum refutes its perturbed corrected form).
+struct ControlResult {
+  std::string perturbation;  // what was perturbed, e.g. "S_ap and S_an swapped"
+  double error = 0;          // the row's error measure on the perturbed form
+  Verdict verdict = Verdict::refuted;
+};
+
 struct ClaimResult {
   std::string id;         // stable key, e.g. "xhn-eq19"
   std::string paper;      // XHN, XHN-A, XGS
@@ -29,7 +37,21 @@ struct ClaimResult {
   std::string corrected_form;
   std::string witness;    // an input on which the printed form fails
   std::string note;
+  // Refuted and erratum rows: the signed amount by which the counterexample wins (positive: it wins), computed from
+  // the values the check used, and what it compares ("candidate 0.045375 minus objective 0.0451736").
+  std::optional<double> margin;
+  std::string margin_of;
+  // Every row has one of these two: its pinned negative control, or why it has none.
+  std::optional<ControlResult> control;
+  std::string control_not_applicable;
 };
+
+// A number as a person writes it: `digits` significant digits, no trailing zeros (0.045375, 2e-04 -> "0.0002").
+std::string format_short(double v, int digits = 6);
+// A signed number in one-digit scientific notation: "+2.0e-04".
+std::string format_signed_sci(double v);
+// An identity row that fails: its margin is the worst error above the tolerance, and margin_of says so.
+void set_identity_margin(ClaimResult& r, const std::string& form = "printed");
 
 struct CheckConfig {
   std::uint64_t seed = 20261121;
@@ -66,11 +88,22 @@ struct ClaimMeta {
 // sqrt(1-S^2) = 0 exactly and no rounding is amplified). 707 at |S| = 1 - 1e-6, the most awkward sample.
 double condition_number(const Sample& s);
 
-// The generic identity checker: the printed form against the truth (computed on explicit vectors) on every sample.
-// If the printed form fails and a corrected form is given that holds, the verdict is erratum.
 using SampleFn = std::function<double(const Sample&)>;
+
+// The pinned negative control of an identity row: the form the verdict rests on (the printed form, or for a row with
+// a corrected form the corrected one) perturbed as `name` says (a sign flip, S_ap and S_an swapped, a factor
+// dropped), evaluated like the form it replaces. The row's check must refute it.
+struct Perturbation {
+  std::string name;
+  SampleFn form;
+};
+
+// The generic identity checker: the printed form against the truth (computed on explicit vectors) on every sample.
+// If the printed form fails and a corrected form is given that holds, the verdict is erratum. The perturbation is
+// required (an empty one throws): it replaces the corrected form where one is given, the printed form otherwise, and
+// its outcome is the row's `control`.
 ClaimResult check_identity(const ClaimMeta& meta, const std::vector<Sample>& samples, const SampleFn& printed,
-                           const SampleFn& truth, const SampleFn& corrected = nullptr,
+                           const SampleFn& truth, const Perturbation& control, const SampleFn& corrected = nullptr,
                            const std::string& corrected_form = "");
 
 // Errors are relative: |printed - true| / max(1, |true|). Tolerance of a closed-form identity in double: each side is
@@ -119,6 +152,8 @@ struct TopLeftCount {
   double lr;
   std::size_t points = 0, top_left = 0;
   std::string first_witness;
+  double first_margin = 0;   // min(-dS_ap^total, dS_an^total) at the first witness: how far it lies inside top-left
+  std::size_t swapped = 0;   // down-right points: the quadrant test with S_ap and S_an swapped (a negative control)
 };
 std::vector<TopLeftCount> count_top_left(const TopLeftGrid& g);
 
