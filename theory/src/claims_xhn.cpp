@@ -502,15 +502,16 @@ std::vector<ClaimResult> check_no_top_left_movement() {
 // ---- the vector field of Fig 2: Problems 1 and 2 and the L2nd fix ---------------------------------------------------
 std::vector<ClaimResult> check_vector_field_problems() {
   // Fig 2 of [XHN]: gamma = 0.5, p = 0.4 and 0.8; the step size is not printed, alpha = 1e-3 is the small-step regime.
-  auto stats = [](TripletLoss loss, double p) {
+  auto fig2_field = [](TripletLoss loss, double p) {
     FieldConfig c;
     c.loss = loss;
     c.gamma = 0.5;
     c.entanglement = p;
     c.lr = 1e-3;
     c.grid = 50;
-    return field_stats(sweep_vector_field(c));
+    return sweep_vector_field(c);
   };
+  auto stats = [&](TripletLoss loss, double p) { return field_stats(fig2_field(loss, p)); };
   const char* grid = "50x50 cell centres of [0,1)^2, gamma = 0.5, alpha = 1e-3; bands S >= 0.8";
   ClaimResult p1, p2, fix;
   p1.id = "xhn-sec4-problem1";
@@ -528,15 +529,9 @@ std::vector<ClaimResult> check_vector_field_problems() {
   fix.tolerance = 0.1;
   fix.tolerance_reason = "ratio L2nd / L1st of the up-right fractions near (1,1) must be below 0.1";
   // the controls: the sign of dS_an flipped in the band counts, L1st and L2nd swapped in the ratio
-  auto band_fraction = [](TripletLoss loss, double p, bool top, double sign) {
-    FieldConfig c;
-    c.loss = loss;
-    c.gamma = 0.5;
-    c.entanglement = p;
-    c.lr = 1e-3;
-    c.grid = 50;
+  auto band_fraction = [&](TripletLoss loss, double p, bool top, double sign) {
     std::size_t in = 0, k = 0;
-    for (const auto& f : sweep_vector_field(c))
+    for (const auto& f : fig2_field(loss, p))
       if ((top ? f.s_an : f.s_ap) >= 0.8) {
         ++in;
         k += sign * f.total.an > 0;
