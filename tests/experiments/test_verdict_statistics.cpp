@@ -8,8 +8,10 @@
 // relative. Every probability and quantile is a distribution function of Boost.Math here and of SciPy's own (Cephes
 // for Student's t, Boost for the non-central t and the beta) there, each accurate to ~1e-14 relative: 1e-9 relative
 // leaves five orders of margin and still fails on any wrong formula (the negative controls move the results by far
-// more). Interval bounds are checked to 1e-9 of the interval's half-width, since a bound may lie near 0. Statsmodels
-// solves for the effect (MDE) and the seeds with brentq (xtol 2e-12 on the standardised effect): 1e-8 relative.
+// more). Student's t quantile is the exception: SciPy 1.10's t.ppf (cdflib's stdtrit) is accurate to only ~2e-9
+// relative at a non-integer df (2.12595801795 against mpmath's 2.12595802253 at df 4.04, where Boost gives the
+// latter), so interval bounds are checked to 1e-7 of the interval's half-width (a bound may lie near 0). The
+// reference MDE is statsmodels' power solved by brentq to xtol 1e-14, ours by TOMS 748 to 2^-44: 1e-9 relative.
 #include "dmlbench/experiments/binomial_test.hpp"
 #include "dmlbench/experiments/equivalence_test.hpp"
 #include "dmlbench/experiments/multiplicity.hpp"
@@ -39,7 +41,8 @@ namespace {
 
 constexpr double arithmetic_tol = 1e-12;    // same formula, same inputs
 constexpr double distribution_tol = 1e-9;   // two implementations of the same distribution function
-constexpr double solver_tol = 1e-8;         // statsmodels' brentq on the standardised effect
+constexpr double quantile_tol = 1e-7;       // SciPy's Student-t quantile at a non-integer df
+constexpr double solver_tol = 1e-9;         // two root finders on the same power function
 
 const json& reference() {
   static const json ref = [] {
@@ -56,8 +59,8 @@ std::vector<double> values(const json& j) { return j.get<std::vector<double>>();
 
 void check_interval(const TComparison& c, const json& ci) {
   const double half = (ci[1].get<double>() - ci[0].get<double>()) / 2;
-  CHECK_THAT(c.ci_low, WithinAbs(ci[0].get<double>(), distribution_tol * half));
-  CHECK_THAT(c.ci_high, WithinAbs(ci[1].get<double>(), distribution_tol * half));
+  CHECK_THAT(c.ci_low, WithinAbs(ci[0].get<double>(), quantile_tol * half));
+  CHECK_THAT(c.ci_high, WithinAbs(ci[1].get<double>(), quantile_tol * half));
 }
 
 }  // namespace
@@ -160,6 +163,7 @@ TEST_CASE("the power of Welch's and the one-sample t-test match statsmodels TTes
                                     c["n_a"].get<std::size_t>(), c["n_b"].get<std::size_t>(), c["alpha"].get<double>());
     CHECK_THAT(ours, WithinRel(c["power"].get<double>(), distribution_tol));
     // negative control: the spreads swapped between arms of unequal size give another power
+    if (c["n_a"] == c["n_b"]) continue;
     const double swapped = welch_power(c["effect"].get<double>(), c["sd_b"].get<double>(), c["sd_a"].get<double>(),
                                        c["n_a"].get<std::size_t>(), c["n_b"].get<std::size_t>(),
                                        c["alpha"].get<double>());

@@ -6,8 +6,9 @@ statsmodels on fixed inputs (Debian's python3-scipy 1.10 and python3-statsmodels
                CompareMeans.tconfint_diff(usevar="unequal") for the interval
   one_sample   scipy.stats.ttest_1samp(a, bound) for t, p and the interval (its confidence_interval, minus the bound)
   tost         statsmodels ttost_ind(a, b, -delta, delta, usevar="unequal"); DescrStatsW(a).ttost_mean(bound -+ delta)
-  power        statsmodels TTestIndPower / TTestPower (equal spreads: power, the effect at 80%, the seeds for an
-               effect); unequal spreads from scipy.stats.nct with Welch's se and df
+  power        statsmodels TTestIndPower / TTestPower (equal spreads: power; the effect at 80% by brentq on their power;
+               the seeds for an effect by solve_power, rounded up); unequal spreads from scipy.stats.nct with Welch's
+               se and df
   multiplicity statsmodels multipletests(method="holm" / "fdr_bh"), NaN entries left out of the family
   binomial     scipy.stats.binomtest(k, n, p0).pvalue for every k of n; proportion_confint(method="beta")
 
@@ -19,7 +20,7 @@ import sys
 import warnings
 
 import numpy as np
-from scipy import stats
+from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestIndPower, TTestPower
 from statsmodels.stats.proportion import proportion_confint
@@ -120,10 +121,13 @@ def power_cases():
         df = (va + vb) ** 2 / (va * va / (na - 1) + vb * vb / (nb - 1))
         out["welch_unequal"].append({"effect": effect, "sd_a": sa, "sd_b": sb, "n_a": na, "n_b": nb, "alpha": al,
                                      "power": nct_power(effect, se, df, al)})
+    # the effect with 80% power: statsmodels' power solved with brentq to xtol 1e-14 (solve_power itself stops at a
+    # power 3e-7 off 0.8, i.e. an effect ~5e-7 off, too coarse to compare two solvers)
     for sd, n, al in [(1.0, 3, 0.05), (1.0, 5, 0.05), (2.5, 10, 0.05), (0.3, 4, 0.1)]:
-        d = ind.solve_power(effect_size=None, nobs1=n, alpha=al, power=0.8, ratio=1.0)
+        d = optimize.brentq(lambda x: ind.power(effect_size=x, nobs1=n, alpha=al, ratio=1.0) - 0.8, 1e-3, 100,
+                            xtol=1e-14)
         out["mde_welch"].append({"sd": sd, "n": n, "alpha": al, "mde": float(d * sd)})
-        d1 = one.solve_power(effect_size=None, nobs=n, alpha=al, power=0.8)
+        d1 = optimize.brentq(lambda x: one.power(effect_size=x, nobs=n, alpha=al) - 0.8, 1e-3, 100, xtol=1e-14)
         out["mde_one_sample"].append({"sd": sd, "n": n, "alpha": al, "mde": float(d1 * sd)})
     for effect, sd, al in [(1.0, 1.0, 0.05), (0.5, 1.0, 0.05), (3.0, 1.0, 0.05), (1.0, 2.0, 0.1)]:
         n = ind.solve_power(effect_size=effect / sd, nobs1=None, alpha=al, power=0.8, ratio=1.0)

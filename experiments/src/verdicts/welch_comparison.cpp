@@ -5,6 +5,7 @@
 
 #include <boost/math/distributions/students_t.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -20,6 +21,11 @@ SampleSummary summarize(const std::vector<double>& values) {
   for (double v : values) {
     sc::check_finite(v, "every value of a sample");
     sum += v;
+  }
+  // every value the same: exactly no spread (the zero-spread rule), not the rounding of (3 x 0.2) / 3 - 0.2
+  if (std::all_of(values.begin(), values.end(), [&](double v) { return v == values[0]; })) {
+    s.mean = values[0];
+    return s;
   }
   s.mean = sum / double(s.n);
   double ss = 0;

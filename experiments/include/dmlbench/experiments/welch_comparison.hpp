@@ -12,7 +12,7 @@ struct SampleSummary {
   double mean = 0, sd = 0;
   std::size_t n = 0;
 };
-// Throws std::invalid_argument for no values or a non-finite one.
+// sd is exactly 0 when every value is the same. Throws std::invalid_argument for no values or a non-finite one.
 SampleSummary summarize(const std::vector<double>& values);
 
 // The zero-spread rule, the same everywhere in verdicts/: a comparison whose standard error is 0 (every value the same
