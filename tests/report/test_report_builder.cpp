@@ -188,6 +188,13 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(not_run, !Catch::Contains("65.2") && !Catch::Contains("+-"));  // the paper's R@1: never shown as ours
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
+  // no machine's path (issue 27 item 6): the fixture summary's resolved config holds data_dir
+  // "/nonexistent-machine/...": REPORT.md shows the config file and the overrides instead, the copied summary drops it
+  CHECK_THAT(md, Catch::Contains("Run config `experiments/configs/lcc-mnist-evenodd.json`, with the overrides: ") &&
+                     Catch::Contains("arm random `miner.name=trip-sh`"));
+  CHECK_THAT(md, !Catch::Contains("/nonexistent-machine") && !Catch::Contains("resolved:"));
+  CHECK_THAT(slurp(dir / "reports/experiments/mnist-evenodd_summary.json"), !Catch::Contains("/nonexistent-machine"));
+  CHECK_THAT(slurp(dir / "work/mnist-evenodd/summary.json"), Catch::Contains("/nonexistent-machine"));  // the control
 
   // The same run again: the figures stage's config hash is unchanged, so it is not rerun.
   const auto again = run("report --stages figures --work " + (dir / "work").string() + " --out " +
