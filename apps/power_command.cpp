@@ -38,6 +38,8 @@ std::string power_line(const std::string& claim, const json& s) {
     << std::setprecision(2) << std::setw(8) << effect << std::setw(8)
     << (s["paper_difference"].is_number() ? "paper" : "delta") << std::setw(16)
     << (welch ? fixed2(sd_t) + ", " + fixed2(sd_b) : fixed2(sd_t));
+  const bool one_seed = s["treatment"]["n"].get<std::size_t>() < 2 || (welch && s["baseline"]["n"].get<std::size_t>() < 2);
+  if (one_seed) return o.str() + "n/a (1 seed: no spread to measure)";
   switch (need.status) {
     case ex::SeedsNeeded::found: o << need.n; break;
     case ex::SeedsNeeded::beyond_cap: o << "more than " << need.n; break;
