@@ -52,7 +52,7 @@ std::string power_text(const json& s) {
 std::string training_statistics_text(const json& s, PAdjustment method) {
   std::ostringstream o;
   if (!s.contains("p") || !s["p"].is_number()) {
-    o << "no test: " << s.value("outcome_reason", "");
+    o << s.value("outcome_reason", "no test");  // "1 seed: no test ...", "no spread: ...", "no values: ..."
     if (s.contains("difference")) o << "; difference " << signed1(s["difference"]);
     return o.str() + power_text(s);
   }
