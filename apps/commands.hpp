@@ -21,5 +21,7 @@ void add_sweep_commands(CLI::App& app, int& exit_code);
 void check_collapse_options(const nlohmann::ordered_json& options);
 // `report`: the stages, the notebooks and REPORT.md; its exit status lands in exit_code.
 void add_report_command(CLI::App& app, int& exit_code);
+// `power --summary S`: per claim, the seeds per side that detect the paper's difference at 80% power.
+void add_power_command(CLI::App& app);
 
 }  // namespace dmlbench::app

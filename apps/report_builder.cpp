@@ -10,6 +10,7 @@
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
 
 
 #include <chrono>
@@ -206,6 +207,7 @@ void assemble(const Run& run, const std::string& out_new) {
             << cfg.out << "/REPORT.md" << std::endl;
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
+  ex::decide_training_claims(claims.rows, ex::p_adjustment_named(cfg.multiplicity));  // the report's family
   const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
   if (!unscoped.empty()) {
     std::string list;
@@ -217,7 +219,10 @@ void assemble(const Run& run, const std::string& out_new) {
   }
   ex::check_report_provenance(cfg, ex::tree_revision(cfg.source_dir));  // the tree may have changed while it ran
   ex::copy_report_files(cfg, run.manifest, repros, out_new);
-  const ex::ReportContents contents{cfg, run.revision, now_iso(), run.stages, run.done, claims, repros, run.manifest};
+  // the previous claims.json, before it is replaced: the verdicts that moved
+  const json previous = fs::exists(cfg.out + "/claims.json") ? ex::read_json_file(cfg.out + "/claims.json") : json();
+  const ex::ReportContents contents{cfg,    run.revision, now_iso(),   run.stages, run.done,
+                                    claims, repros,       run.manifest, previous};
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims).dump(2) + "\n");
   ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));

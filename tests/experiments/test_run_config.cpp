@@ -190,10 +190,10 @@ TEST_CASE("a metric with its own sides compares one arm early in its curve with 
     "profiles": {"quick": {"seeds": 3}},
     "comparison": {"baseline": "base", "treatment": "new"},
     "metrics": [
-      {"label": "final", "path": "curve.1.r1", "direction": "increase", "claim": "c-final"},
-      {"label": "early new vs final base", "path": "curve.1.r1", "direction": "increase", "claim": "c-early",
+      {"label": "final", "path": "curve.1.r1", "direction": "increase", "claim": "c-final", "smallest_effect": 0.05, "smallest_effect_reason": "test"},
+      {"label": "early new vs final base", "path": "curve.1.r1", "direction": "increase", "claim": "c-early", "smallest_effect": 0.05, "smallest_effect_reason": "test",
        "compare": {"baseline": {"path": "curve.1.r1"}, "treatment": {"path": "curve.0.r1"}}},
-      {"label": "base first vs last", "path": "active.last", "direction": "decrease", "claim": "c-active",
+      {"label": "base first vs last", "path": "active.last", "direction": "decrease", "claim": "c-active", "smallest_effect": 0.05, "smallest_effect_reason": "test",
        "compare": {"baseline": {"arm": "base", "path": "active.first"}, "treatment": {"arm": "base"}}}
     ]})");
   std::ofstream(dir / "r.json") << file.dump();
@@ -241,11 +241,11 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
     "arms": [{"name": "pre", "set": {}}, {"name": "later", "init_from": "pre", "set": {}}],
     "profiles": {"quick": {"seeds": 3}},
     "metrics": [
-      {"label": "below", "path": "s.ul", "direction": "decrease", "claim": "c-below",
+      {"label": "below", "path": "s.ul", "direction": "decrease", "claim": "c-below", "smallest_effect": 0.005, "smallest_effect_reason": "test",
        "compare": {"treatment": {"arm": "later"}, "bound": 0.01}},
-      {"label": "above", "path": "s.ul", "direction": "increase", "claim": "c-above",
+      {"label": "above", "path": "s.ul", "direction": "increase", "claim": "c-above", "smallest_effect": 0.005, "smallest_effect_reason": "test",
        "compare": {"treatment": {"arm": "later"}, "bound": 0.01}},
-      {"label": "flat", "path": "s.zero", "direction": "decrease", "claim": "c-flat",
+      {"label": "flat", "path": "s.zero", "direction": "decrease", "claim": "c-flat", "smallest_effect": 0.005, "smallest_effect_reason": "test",
        "compare": {"treatment": {"arm": "pre"}, "bound": 0.01}}
     ]})");
   std::ofstream(dir / "r.json") << file.dump();
@@ -297,5 +297,114 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   m = file["metrics"];
   m[0].erase("direction");
   CHECK_THROWS_WITH(read_reproduction(bad("b3", {{"metrics", m}}), kRepo), Catch::Contains("direction"));
+  fs::remove_all(dir);
+}
+
+// Issue 27 item 1: each claim metric's row carries the test's interval, raw p, delta, TOST p, power and the unadjusted
+// outcome. References: scipy.stats.ttest_ind([55, 56, 57], [50, 51, 52], equal_var=False) p = 0.0036022326091040033,
+// the 95% interval 5 -+ t.ppf(0.975, 4) sqrt(2/3) = [2.733042064472477, 7.266957935527524]; statsmodels
+// ttost_ind([50.2, 51.2, 52.2], [50, 51, 52], -5, 5, usevar="unequal") p = 0.0020917988167253134. Tolerance 1e-7
+// relative: SciPy's t quantile at df 4 and Boost's agree to ~1e-9 (test_verdict_statistics.cpp).
+TEST_CASE("a claim's summary row carries its interval, raw p, delta, TOST p, power and unadjusted outcome",
+          "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-statistics";
+  fs::create_directories(dir);
+  const json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "LCC", "where": "Table 1", "config": "experiments/configs/htl-omniglot-proxy.json",
+    "arms": [{"name": "base", "set": {}}, {"name": "new", "set": {}}],
+    "profiles": {"quick": {"seeds": 3}},
+    "comparison": {"baseline": "base", "treatment": "new"},
+    "metrics": [{"label": "r1", "path": "r1", "paper": {"base": 50, "new": 60}, "claim": "c-paper"}]})");
+  const std::string path = (dir / "r.json").string();
+  auto write = [&](const json& j) {
+    std::ofstream(path) << j.dump();
+    return path;
+  };
+  const auto r = read_reproduction(write(file), kRepo);
+  auto runs_of = [](std::vector<double> base, std::vector<double> treat) {
+    std::map<std::string, std::vector<json>> runs;
+    for (double x : base) runs["base"].push_back(json{{"r1", x}});
+    for (double x : treat) runs["new"].push_back(json{{"r1", x}});
+    return runs;
+  };
+  const json s = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {55, 56, 57}))["rows"][0]["statistics"];
+  CHECK(s["test"] == "welch");
+  CHECK_THAT(s["difference"].get<double>(), Catch::WithinAbs(5.0, 1e-12));
+  CHECK_THAT(s["p"].get<double>(), Catch::WithinRel(0.0036022326091040033, 1e-7));
+  CHECK_THAT(s["ci_low"].get<double>(), Catch::WithinRel(2.733042064472477, 1e-7));
+  CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinRel(7.266957935527524, 1e-7));
+  CHECK(s["smallest_effect"] == 5.0);  // the default: 0.5 x |60 - 50|
+  CHECK_THAT(s["smallest_effect_reason"].get<std::string>(), Catch::Contains("smallest_effect_fraction"));
+  CHECK(s["paper_difference"] == 10.0);
+  CHECK(s["paper_position"] == "above");  // the paper's 10 lies above [2.7, 7.3]
+  CHECK(s["outcome"] == "verified");
+  CHECK(s["mde"].get<double>() > 0);
+  CHECK(s["seeds_needed"].get<int>() >= 2);
+  CHECK(s["effect_to_detect"] == 10.0);
+  // negative control: the paper's numbers the other way (decrease): the same rise is refuted, the paper below the CI
+  json down = file;
+  down["metrics"][0]["paper"] = {{"base", 50}, {"new", 40}};
+  const json sd = summarize_variant(read_reproduction(write(down), kRepo), {"", "", {}},
+                                    runs_of({50, 51, 52}, {55, 56, 57}))["rows"][0]["statistics"];
+  CHECK(sd["outcome"] == "refuted");
+  CHECK(sd["paper_position"] == "below");
+  // a difference of 0.2 against delta 5: TOST shows equivalence, not reproduced
+  const json se = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {50.2, 51.2, 52.2}))["rows"][0]["statistics"];
+  CHECK_THAT(se["p_tost"].get<double>(), Catch::WithinRel(0.0020917988167253134, 1e-7));
+  CHECK(se["outcome"] == "not-reproduced");
+  // a stated delta of 0.1 replaces the default: the same 0.2 is then not shown equivalent (inconclusive)
+  json stated = file;
+  stated["metrics"][0]["smallest_effect"] = 0.1;
+  stated["metrics"][0]["smallest_effect_reason"] = "a test";
+  const json st = summarize_variant(read_reproduction(write(stated), kRepo), {"", "", {}},
+                                    runs_of({50, 51, 52}, {50.2, 51.2, 52.2}))["rows"][0]["statistics"];
+  CHECK(st["smallest_effect"] == 0.1);
+  CHECK(st["outcome"] == "inconclusive");
+  // one seed a side (the quick profile): no test, inconclusive "1 seed"
+  const json one = summarize_variant(r, {"", "", {}}, runs_of({50}, {60}))["rows"][0]["statistics"];
+  CHECK(one["outcome"] == "inconclusive");
+  CHECK_THAT(one["outcome_reason"].get<std::string>(), Catch::StartsWith("1 seed"));
+  CHECK_FALSE(one.contains("p"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE("bad statistics in a reproduction file: one error naming the file, the claim and the key",
+          "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-bad-statistics";
+  fs::create_directories(dir);
+  const json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "LCC", "where": "Table 1", "config": "experiments/configs/htl-omniglot-proxy.json",
+    "arms": [{"name": "base", "set": {}}, {"name": "new", "set": {}}],
+    "profiles": {"quick": {"seeds": 3}},
+    "comparison": {"baseline": "base", "treatment": "new"},
+    "metrics": [{"label": "r1", "path": "r1", "direction": "increase", "claim": "c-x", "smallest_effect": 1,
+                 "smallest_effect_reason": "a test"}]})");
+  const std::string path = (dir / "bad.json").string();
+  auto read = [&](const json& j) {
+    std::ofstream(path) << j.dump();
+    return read_reproduction(path, kRepo);
+  };
+  CHECK_NOTHROW(read(file));  // the control: the file as it is reads
+  json j = file;
+  j["comparison"]["test"] = "student";
+  CHECK_THROWS_WITH(read(j), Catch::Contains(path) && Catch::Contains("comparison.test: unknown test \"student\""));
+  j = file;
+  j["comparison"]["alpha"] = 1.5;
+  CHECK_THROWS_WITH(read(j), Catch::Contains(path) && Catch::Contains("comparison.alpha must lie in (0, 1), got 1.5"));
+  j = file;
+  j["comparison"]["alpha"] = 0;
+  CHECK_THROWS_WITH(read(j), Catch::Contains("comparison.alpha must lie in (0, 1)"));
+  j = file;
+  j["metrics"][0].erase("smallest_effect");
+  j["metrics"][0].erase("smallest_effect_reason");
+  CHECK_THROWS_WITH(read(j), Catch::Contains(path) && Catch::Contains("claim c-x: smallest_effect is missing"));
+  j["metrics"][0]["paper"] = {{"base", 1}, {"new", 2}};  // a paper number: the default fraction of it
+  CHECK(smallest_effect_of(read(j), read(j).metrics[0]).first == 0.5);
+  j = file;
+  j["metrics"][0]["smallest_effect"] = -1;
+  CHECK_THROWS_WITH(read(j), Catch::Contains(path) && Catch::Contains("claim c-x: smallest_effect must be a number >= 0"));
+  j = file;
+  j["metrics"][0].erase("smallest_effect_reason");
+  CHECK_THROWS_WITH(read(j), Catch::Contains("claim c-x: smallest_effect needs a smallest_effect_reason"));
   fs::remove_all(dir);
 }

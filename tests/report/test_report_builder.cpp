@@ -5,15 +5,19 @@
 
 #include "claims_table_row.hpp"
 
+#include "dmlbench/experiments/claim_statistics.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -188,6 +192,13 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(not_run, !Catch::Contains("65.2") && !Catch::Contains("+-"));  // the paper's R@1: never shown as ours
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
+  // no machine's path (issue 27 item 6): the fixture summary's resolved config holds data_dir
+  // "/nonexistent-machine/...": REPORT.md shows the config file and the overrides instead, the copied summary drops it
+  CHECK_THAT(md, Catch::Contains("Run config `experiments/configs/lcc-mnist-evenodd.json`, with the overrides: ") &&
+                     Catch::Contains("arm random `miner.name=trip-sh`"));
+  CHECK_THAT(md, !Catch::Contains("/nonexistent-machine") && !Catch::Contains("resolved:"));
+  CHECK_THAT(slurp(dir / "reports/experiments/mnist-evenodd_summary.json"), !Catch::Contains("/nonexistent-machine"));
+  CHECK_THAT(slurp(dir / "work/mnist-evenodd/summary.json"), Catch::Contains("/nonexistent-machine"));  // the control
 
   // The same run again: the figures stage's config hash is unchanged, so it is not rerun.
   const auto again = run("report --stages figures --work " + (dir / "work").string() + " --out " +
@@ -195,6 +206,58 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   INFO(again.output);
   CHECK(again.status == 0);
   CHECK_THAT(again.output, Catch::Contains("figures: unchanged (config hash"));
+  fs::remove_all(dir);
+}
+
+// Issue 27 item 2 end to end: the fixture's [LCC] Table 1 rows given their statistics (from their seeds, as
+// `reproduce` writes them) are decided at Holm's adjusted p over the report's three training claims: the large rise
+// verified, the large fall refuted, the +1.0 against sd 5 (the paper's +7.1, delta 3.55) neither significant nor
+// shown smaller than delta: inconclusive, with the MDE and seeds. A previous claims.json saying not-reproducible for
+// it: the moved-verdicts section lists the change.
+TEST_CASE("report: training claims decided at their Holm-adjusted p, counted, and listed where they moved [LCC Table 1]",
+          "[report]") {
+  const fs::path dir = fresh_copy("adjusted");
+  const fs::path summary = dir / "work/mnist-evenodd/summary.json";
+  json sm = json::parse(slurp(summary));
+  for (auto& row : sm["variants"][0]["rows"]) {
+    dmlbench::experiments::ClaimSides sides;
+    sides.treatment = row["arms"]["eps"]["seeds"].get<std::vector<double>>();
+    sides.baseline = row["arms"]["random"]["seeds"].get<std::vector<double>>();
+    const double paper = row["arms"]["eps"]["paper"].get<double>() - row["arms"]["random"]["paper"].get<double>();
+    sides.paper_difference = paper;
+    sides.delta = 0.5 * std::abs(paper);
+    sides.delta_reason = "0.5 x |the paper's difference|";
+    row["statistics"] = dmlbench::experiments::claim_statistics(sides);
+  }
+  std::ofstream(summary) << sm.dump(1);
+  fs::create_directories(dir / "reports");
+  std::ofstream(dir / "reports/claims.json")
+      << json{{"claims", json::array({json{{"id", "lcc-table1-r1-test-digits"}, {"verdict", "not-reproducible"}},
+                                      json{{"id", "lcc-table1-r1-train-digits"}, {"verdict", "verified"}}})}}.dump();
+  const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+                     (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+  INFO(r.output);
+  REQUIRE(r.status == 0);
+  const std::string md = slurp(dir / "reports/REPORT.md");
+  CHECK_THAT(claims_table_row(md, "lcc-table1-r1-train-digits"), Catch::EndsWith("| **verified** |"));
+  CHECK_THAT(claims_table_row(md, "lcc-table1-r10-test-digits"), Catch::EndsWith("| **refuted** |"));
+  const std::string ns = claims_table_row(md, "lcc-table1-r1-test-digits");
+  CHECK_THAT(ns, Catch::EndsWith("| **inconclusive** |"));
+  CHECK_THAT(ns, Catch::Contains("difference +1.0 [") && Catch::Contains("(Holm)") &&
+                     Catch::Contains("detectable at 80% power") && Catch::Contains("the paper's +7.1 lies inside"));
+  CHECK_THAT(md, Catch::Contains("3 training claims, decided by their p adjusted with Holm over the 3 that have a p") &&
+                     Catch::Contains("1 verified; 1 refuted; 0 not-reproduced; 1 inconclusive;"));
+  CHECK_THAT(md, Catch::Contains("## Verdicts that moved") &&
+                     Catch::Contains("| `lcc-table1-r1-test-digits` | not-reproducible | **inconclusive** |"));
+  CHECK_THAT(md, !Catch::Contains("| `lcc-table1-r1-train-digits` | verified |"));  // unchanged: not listed
+  const json claims = json::parse(slurp(dir / "reports/claims.json"));
+  CHECK(claims["config"]["multiplicity"] == "holm");
+  for (const auto& c : claims["claims"])
+    if (c["id"] == "lcc-table1-r10-test-digits") {
+      CHECK(c["verdict"] == "refuted");
+      CHECK(c["statistics"]["p_adjusted"].get<double>() >= c["statistics"]["p"].get<double>());
+      CHECK(c["statistics"].contains("ci_low"));
+    }
   fs::remove_all(dir);
 }
 

@@ -1,9 +1,11 @@
 // The report's claims rendering (experiments/report_claims_table.hpp, report_markdown.hpp) on a small hand-made
 // claims.json: each row's text, the verdict counts, the errata and refutations, and the claims gathered from a work
 // folder. The expected texts are written out by hand from the table's format and the inputs below.
+#include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include "claims_table_row.hpp"
 
@@ -124,4 +126,76 @@ TEST_CASE("report claims: gathered from the work folder's claims files, malforme
   CHECK_THROWS_WITH(ex::gather_claims(work.string(), {}), Catch::Contains("sims-claims/claims.json: claim without a "
                                                                           "string \"verdict\""));
   fs::remove_all(work);
+}
+
+// Issue 27 item 2: the report's training claims decided at the p adjusted over their family. Three rows with raw p
+// 0.0036, 0.0297 and 0.0424 (Welch on three seeds a side, df 4; scipy.stats.ttest_ind gives these p), a 1-seed row and
+// a theory row. Holm (m = 3): 3 x 0.0036 = 0.0108, max(2 x 0.0297, .) = 0.0595, max(0.0595, 0.0424) = 0.0595: only
+// the first stays significant. Benjamini-Hochberg: min over k >= i of m p_(k) / k: 0.0108, 0.0424, 0.0424: all three.
+TEST_CASE("training claims: decided by the p adjusted over the report's family, Holm or Benjamini-Hochberg",
+          "[report]") {
+  auto training_row = [](const std::string& id, double shift, std::size_t seeds) {
+    ex::ClaimSides s;
+    for (std::size_t i = 0; i < seeds; ++i) {
+      s.treatment.push_back(shift + double(i));
+      if (!s.baseline) s.baseline = std::vector<double>{};
+      s.baseline->push_back(double(i));
+    }
+    s.delta = 0.5;
+    s.delta_reason = "a test";
+    ex::ClaimRow r;
+    r.id = id;
+    r.paper = "LCC";
+    r.verdict = "unset";
+    r.statistics = ex::claim_statistics(s);
+    return r;
+  };
+  auto rows_of = [&] {
+    auto theory = ex::claim_rows_from_claims_json(hand_made_claims());
+    std::vector<ex::ClaimRow> rows = {theory[0], training_row("a", 5, 3), training_row("b", 2.7, 3),
+                                      training_row("c", 2.4, 3), training_row("one", 5, 1)};
+    return rows;
+  };
+  auto holm = rows_of();
+  CHECK(holm[2].statistics["outcome"] == "verified");  // the control: at its raw p, b is significant
+  CHECK(ex::decide_training_claims(holm, ex::PAdjustment::holm) == 3);  // the 1-seed row has no p: not in the family
+  CHECK(holm[0].verdict == "verified");  // the theory row as it was
+  CHECK_FALSE(holm[0].training());
+  CHECK_THAT(holm[1].statistics["p_adjusted"].get<double>(), Catch::WithinRel(3 * holm[1].statistics["p"].get<double>(), 1e-12));
+  CHECK_THAT(holm[3].statistics["p_adjusted"].get<double>(), Catch::WithinRel(2 * holm[2].statistics["p"].get<double>(), 1e-12));
+  CHECK(holm[1].verdict == "verified");
+  CHECK(holm[2].verdict == "inconclusive");  // 0.0595 >= 0.05 after Holm; |2.7| is far above delta 0.5: no TOST
+  CHECK(holm[3].verdict == "inconclusive");
+  CHECK(holm[4].verdict == "inconclusive");
+  CHECK_THAT(holm[4].note, Catch::StartsWith("1 seed"));
+  CHECK_THAT(holm[2].measured, Catch::Contains("difference +2.7 [") && Catch::Contains("adjusted p = 0.059 (Holm)") &&
+                                   Catch::Contains("detectable at 80% power: ") && Catch::Contains("seeds per side for 0.5: "));
+  CHECK_THAT(ex::training_outcome_counts_text(holm, ex::PAdjustment::holm),
+             Catch::Equals("4 training claims, decided by their p adjusted with Holm over the 3 that have a p (the "
+                           "family): 1 verified; 0 refuted; 0 not-reproduced; 3 inconclusive;"));
+  const json j = ex::claims_json(holm);
+  CHECK(j[2]["statistics"]["outcome"] == "inconclusive");
+  CHECK(j[2]["statistics"].contains("ci_low"));
+  CHECK_FALSE(j[0].contains("statistics"));
+  // negative control: Benjamini-Hochberg keeps all three significant
+  auto bh = rows_of();
+  ex::decide_training_claims(bh, ex::PAdjustment::benjamini_hochberg);
+  CHECK(bh[2].verdict == "verified");
+  CHECK(bh[3].verdict == "verified");
+  CHECK_THAT(bh[2].statistics["p_adjusted"].get<double>(),
+             Catch::WithinRel(bh[3].statistics["p"].get<double>(), 1e-12));  // min(3/2 x 0.0297, 0.0424)
+  CHECK_THAT(bh[2].measured, Catch::Contains("(Benjamini-Hochberg)"));
+  // the verdicts that moved against a previous claims.json: b verified -> inconclusive; a unchanged; c new there
+  const json previous = {{"claims", json::array({json{{"id", "a"}, {"verdict", "verified"}},
+                                                 json{{"id", "b"}, {"verdict", "verified"}},
+                                                 json{{"id", "a-eq1"}, {"verdict", "refuted"}}})}};
+  const std::string moved = ex::moved_verdicts_markdown(previous, holm);
+  CHECK_THAT(moved, Catch::Contains("1 rows.") && Catch::Contains("| `b` | verified | **inconclusive** | adjusted p"));
+  CHECK_THAT(moved, !Catch::Contains("`a`") && !Catch::Contains("a-eq1"));  // unchanged, and not a training row
+  CHECK(ex::moved_verdicts_markdown(json(), holm).empty());
+  // the header counts the training outcomes and defines them
+  ex::ReportConfig cfg;
+  const std::string md = ex::report_header_markdown(cfg, "REV", "T", holm);
+  CHECK_THAT(md, Catch::Contains("4 training claims, decided by their p adjusted with Holm") &&
+                     Catch::Contains("- **not-reproduced**: not significant, and two one-sided tests"));
 }

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/reproduction.hpp"
 
+#include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
@@ -87,6 +88,29 @@ double metric_at(const json& metrics, const std::string& dotted) {
   return node->get<double>();
 }
 
+std::optional<double> paper_difference(const Reproduction& r, const ReproductionMetric& m) {
+  const std::string treat = m.treatment_arm.empty() ? r.treatment : m.treatment_arm,
+                    base = m.bound ? std::string() : m.baseline_arm.empty() ? r.baseline : m.baseline_arm;
+  for (const std::string* path : {&m.treatment_path, &m.baseline_path})  // the paper's numbers are at the metric's path
+    if (!path->empty() && *path != m.path) return std::nullopt;
+  if (!m.paper.count(treat)) return std::nullopt;
+  if (m.bound) return m.paper.at(treat) - *m.bound;
+  if (base.empty() || !m.paper.count(base)) return std::nullopt;
+  return m.paper.at(treat) - m.paper.at(base);
+}
+
+std::pair<double, std::string> smallest_effect_of(const Reproduction& r, const ReproductionMetric& m) {
+  if (m.smallest_effect) return {*m.smallest_effect, m.smallest_effect_reason};
+  if (const auto d = paper_difference(r, m)) {
+    std::ostringstream why;
+    why << r.smallest_effect_fraction << " x |the paper's difference " << *d << "| (comparison.smallest_effect_fraction)";
+    return {r.smallest_effect_fraction * std::abs(*d), why.str()};
+  }
+  throw config_error(r.file + ": claim " + m.claim + ": smallest_effect is missing: the paper prints no number for "
+                     "this comparison, so the file states the smallest effect of interest (smallest_effect, with "
+                     "smallest_effect_reason)");
+}
+
 Reproduction read_reproduction(const std::string& path, const std::string& repo_root) {
   return parse_reproduction(read_json_file(path, "the reproduction file"), path, repo_root);
 }
@@ -145,14 +169,21 @@ std::map<std::string, ReproductionProfile> read_profiles(const json& j, const st
   return profiles;
 }
 
-// "comparison": the baseline and treatment arms and the test's alpha, into r.
+// "comparison": the baseline and treatment arms, the test, its alpha and the smallest effect's fraction, into r.
 void read_comparison(const json& c, const std::string& w, const std::set<std::string>& arm_names, Reproduction& r) {
-  check_only_keys(c, {"baseline", "treatment", "test", "alpha"}, w + ": comparison");
+  check_only_keys(c, {"baseline", "treatment", "test", "alpha", "smallest_effect_fraction"}, w + ": comparison");
   r.baseline = required_string(c, "baseline", w + ": comparison");
   r.treatment = required_string(c, "treatment", w + ": comparison");
-  if (c.value("test", "welch") != "welch") throw config_error(w + ": comparison.test must be welch");
-  r.alpha = c.value("alpha", 0.05);
-  if (!(r.alpha > 0 && r.alpha < 1)) throw config_error(w + ": comparison.alpha must lie in (0, 1)");
+  const json test = c.value("test", json("welch"));
+  if (test != "welch") throw config_error(w + ": comparison.test: unknown test " + test.dump() + " (the test is welch)");
+  const json alpha = c.value("alpha", json(0.05));
+  if (!alpha.is_number() || !(alpha.get<double>() > 0 && alpha.get<double>() < 1))
+    throw config_error(w + ": comparison.alpha must lie in (0, 1), got " + alpha.dump());
+  r.alpha = alpha.get<double>();
+  const json fraction = c.value("smallest_effect_fraction", json(0.5));
+  if (!fraction.is_number() || !(fraction.get<double>() > 0) || !std::isfinite(fraction.get<double>()))
+    throw config_error(w + ": comparison.smallest_effect_fraction must be a number > 0, got " + fraction.dump());
+  r.smallest_effect_fraction = fraction.get<double>();
   for (const auto& a : {r.baseline, r.treatment})
     if (!arm_names.count(a)) throw config_error(w + ": comparison names arm \"" + a + "\", which is not an arm");
 }
@@ -187,11 +218,29 @@ void read_metric_compare(const json& m, const MetricContext& c, ReproductionMetr
   }
 }
 
+// A metric's smallest_effect (a number >= 0) and its reason (required beside it).
+void read_smallest_effect(const json& m, const std::string& w, ReproductionMetric& x) {
+  const std::string where = w + ": claim " + (x.claim.empty() ? x.label : x.claim) + ": ";
+  if (m.contains("smallest_effect_reason") && !m.contains("smallest_effect"))
+    throw config_error(where + "smallest_effect_reason without smallest_effect");
+  if (!m.contains("smallest_effect")) return;
+  const json& d = m["smallest_effect"];
+  if (!d.is_number() || !(d.get<double>() >= 0) || !std::isfinite(d.get<double>()))
+    throw config_error(where + "smallest_effect must be a number >= 0 (the smallest effect of interest, in the "
+                               "metric's scaled units), got " + d.dump());
+  x.smallest_effect = d.get<double>();
+  x.smallest_effect_reason = m.value("smallest_effect_reason", "");
+  if (x.smallest_effect_reason.empty())
+    throw config_error(where + "smallest_effect needs a smallest_effect_reason (why this effect is the smallest of "
+                               "interest)");
+}
+
 // One entry of "metrics" or "diagnostics" (`key`): its label, path, paper values, sides and claimed direction (given,
 // or the paper's treatment against its baseline).
 ReproductionMetric read_metric(const json& m, const char* key, const MetricContext& c) {
   const std::string& w = c.w;
-  check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare"},
+  check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare",
+                      "smallest_effect", "smallest_effect_reason"},
                   w + ": " + key);
   ReproductionMetric x;
   x.label = required_string(m, "label", w + ": metric");
@@ -215,6 +264,8 @@ ReproductionMetric read_metric(const json& m, const char* key, const MetricConte
     x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
   if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
     throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
+  read_smallest_effect(m, w, x);
+  if (!x.claim.empty()) smallest_effect_of(c.r, x);  // a claim without delta or a paper number: its error, now
   return x;
 }
 
@@ -350,6 +401,26 @@ void put_verdict(json& row, const Verdict& verdict) {
   if (!verdict.note.empty()) row["note"] = verdict.note;
 }
 
+// A claim metric's statistics (claim_statistics.hpp) into its row: the seeds of its sides (or the bound), the paper's
+// direction and difference, delta; a metric without a claim or a direction has none.
+void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& m, const std::vector<double>& treatment,
+                    const std::vector<double>* baseline) {
+  if (m.claim.empty() || m.direction.empty()) return;
+  ClaimSides sides;
+  sides.treatment = treatment;
+  if (baseline) sides.baseline = *baseline;
+  else sides.bound = m.bound;
+  sides.paper_sign = m.direction == "increase" ? 1 : -1;
+  sides.alpha = r.alpha;
+  std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(r, m);
+  sides.paper_difference = paper_difference(r, m);
+  try {
+    row["statistics"] = claim_statistics(sides);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(r.file + ": claim " + m.claim + ": " + e.what());
+  }
+}
+
 // A metric's row: what it claims, and each arm's mean +- std over its seeds next to the paper's value.
 json arms_row(const VariantRuns& v, const ReproductionMetric& m) {
   json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
@@ -388,6 +459,7 @@ void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m
     verdict = judge(m.direction, w, ta.size(), 2, v.r.alpha);
   }
   put_verdict(row, verdict);
+  put_statistics(row, v.r, m, ta, nullptr);
 }
 
 // The label of an arm (its name when the file has no such arm).
@@ -421,6 +493,7 @@ void put_arm_test(json& row, const VariantRuns& v, const ReproductionMetric& m) 
   put_welch(row, w);
   row["seeds_per_arm"] = std::min(ta.size(), ba.size());
   if (!m.direction.empty()) put_verdict(row, judge(m.direction, w, ta.size(), ba.size(), v.r.alpha));
+  put_statistics(row, v.r, m, ta, &ba);
 }
 
 }  // namespace

@@ -91,6 +91,12 @@ static ClaimRow claim_row_from_summary_row(const json& row, const json& cmp, con
     r.paper_value = fixed1(arms[base]["paper"]) + " -> " + fixed1(arms[treat]["paper"]);
   r.measured = measured_text(row, sides);
   r.note = row.value("note", "");
+  if (row.contains("statistics") && row["statistics"].is_object()) {  // decided again at its adjusted p
+    r.statistics = row["statistics"];
+    r.verdict = r.statistics.value("outcome", r.verdict);
+    r.note = r.statistics.value("outcome_reason", "");
+    return r;
+  }
   if (r.verdict == "refuted")
     r.witness = treat + " minus " + (base == "bound" ? row["baseline"].value("label", base) : base) + " = " +
                 fixed1(row.value("difference", 0.0)) + " over " + std::to_string(row.value("seeds_per_arm", 0)) +

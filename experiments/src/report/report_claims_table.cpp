@@ -46,7 +46,7 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
   std::ostringstream o;
   int n = 0;
   for (const auto& r : rows)
-    if (r.verdict == "refuted" || r.verdict == "not-reproducible") {
+    if (r.verdict == "refuted" || r.verdict == "not-reproducible" || r.verdict == "not-reproduced") {
       ++n;
       o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`" << scope_tag(r) << ": "
         << r.statement << "\n";
@@ -91,6 +91,7 @@ json claims_json(const std::vector<ClaimRow>& rows) {
     if (!r.corrected_form.empty()) c["corrected_form"] = r.corrected_form;
     if (!r.witness.empty()) c["witness"] = r.witness;
     if (!r.note.empty()) c["note"] = r.note;
+    if (r.training()) c["statistics"] = r.statistics;  // difference, CI, p, adjusted p, TOST, power, outcome
     if (!r.scope.scope.empty()) {
       c["scope"] = r.scope.scope;
       if (!r.scope.quote.empty()) c["quote"] = r.scope.quote;

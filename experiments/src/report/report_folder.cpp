@@ -2,7 +2,10 @@
 // previous report stays until the new one is complete.
 #include "dmlbench/experiments/report_folder.hpp"
 
+#include "dmlbench/experiments/report_io.hpp"
+
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -30,7 +33,15 @@ void copy_report_files(const ReportConfig& cfg, const std::vector<NotebookSpec>&
     const std::string src = cfg.work + "/" + stage + "/" + file;
     if (!fs::exists(src)) continue;
     fs::create_directories(fs::path(dest + "/" + to).parent_path());
-    fs::copy_file(src, dest + "/" + to, fs::copy_options::overwrite_existing);
+    if (file != "summary.json") {
+      fs::copy_file(src, dest + "/" + to, fs::copy_options::overwrite_existing);
+      continue;
+    }
+    // a summary without its resolved config, which holds this machine's paths (data_dir): the reproduction file and
+    // the overrides it keeps (config.reproduction, config.set) say how it was made
+    auto j = read_json_file(src);
+    if (j.contains("config") && j["config"].is_object()) j["config"].erase("base_config");
+    std::ofstream(dest + "/" + to) << j.dump(2) << "\n";
   }
 }
 

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_reproduction_tables.hpp"
 #include "dmlbench/experiments/report_text.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include <filesystem>
 #include <iomanip>
@@ -25,13 +26,34 @@ std::string report_header_markdown(const ReportConfig& cfg, const std::string& g
     md << "\n**Quick profile:** one seed per experiment and a small phase sweep; experiment rows have no significance "
           "test. The default profile reproduces the full set.\n";
   md << "\n## Summary\n\n" << verdict_counts_text(rows);
+  const std::string training = training_outcome_counts_text(rows, p_adjustment_named(cfg.multiplicity));
+  if (!training.empty()) md << " " << training;
   md << " Every row below is generated from the runs' JSON (`claims.json` beside this file); what each row judges "
         "against its paper's text (scope, quote, assumptions, deviations) is in `AUDIT.md` beside this file.\n\n";
+  if (!training.empty()) md << training_outcomes_definition_markdown() << "\n";
   md << "## Claims\n\n" << claims_table_markdown(rows) << "\n";
   md << "## Errata\n\nEvery printed equation the bench found wrong, with the witness and the corrected form.\n\n"
      << errata_markdown(rows) << "\n";
   md << "## Refuted and not reproduced\n\n" << refutations_markdown(rows) << "\n";
   return md.str();
+}
+
+// ", with the overrides: reproduction `k=v`; profile P `k=v`; arm A `k=v`" (the file's own, no machine's path).
+static std::string overrides_text(const Reproduction& r, const std::string& profile) {
+  std::ostringstream o;
+  auto list = [](const std::vector<std::string>& set) {
+    std::string s;
+    for (const auto& kv : set) s += (s.empty() ? "`" : ", `") + kv + "`";
+    return s;
+  };
+  std::string parts;
+  if (!r.set.empty()) parts += "reproduction " + list(r.set);
+  const auto p = r.profiles.find(profile);
+  if (p != r.profiles.end() && !p->second.set.empty())
+    parts += (parts.empty() ? "" : "; ") + std::string("profile ") + profile + " " + list(p->second.set);
+  for (const auto& a : r.arms)
+    if (!a.set.empty()) parts += (parts.empty() ? "" : "; ") + std::string("arm ") + a.name + " " + list(a.set);
+  return parts.empty() ? " as it is" : ", with the overrides: " + parts;
 }
 
 // The paragraph under a reproduction's heading: its file, stage, profile, seeds, test, config and sweep.
@@ -41,8 +63,8 @@ static std::string reproduction_intro(const Reproduction& r, const json& sm, con
      << r.stage << "`, profile " << sm["config"].value("profile", "") << ", " << sm["config"].value("seeds", 0)
      << " seeds per arm; mean +- std over seeds, Welch's test of "
      << (r.treatment.empty() ? std::string("-") : r.treatment + " minus " + r.baseline) << "). Run config `"
-     << fs::relative(r.config, source_dir).string() << "`, resolved: `"
-     << sm["config"].value("base_config", json::object()).dump() << "`.";
+     << fs::relative(r.config, source_dir).string() << "`" << overrides_text(r, sm["config"].value("profile", ""))
+     << ".";
   if (r.source.contains("note")) md << " " << r.source["note"].get<std::string>();
   if (sm.contains("sweep"))
     md << " The runs were made by `dmlbench sweep` (" << sm["sweep"].value("points", 0) << " points of the sweep "
@@ -139,6 +161,7 @@ std::string stages_table_markdown(const std::vector<Stage>& stages, const StageR
 
 std::string report_markdown(const ReportContents& c) {
   std::string md = report_header_markdown(c.cfg, c.git_revision, c.generated_at, c.claims.rows);
+  md += moved_verdicts_markdown(c.previous_claims, c.claims.rows);
   for (const auto& r : c.reproductions)  // each reproduction side by side with the paper, and its variants
     md += reproduction_section_markdown(r, c.claims.summaries, c.cfg.source_dir);
   md += not_run_here_markdown(c.cfg);
@@ -148,7 +171,8 @@ std::string report_markdown(const ReportContents& c) {
 }
 
 json report_claims_json(const ReportConfig& cfg, const std::string& git_revision, const ReportClaims& claims) {
-  return {{"config", {{"command", "report"}, {"profile", cfg.profile}}}, {"git_revision", git_revision},
+  return {{"config", {{"command", "report"}, {"profile", cfg.profile}, {"multiplicity", cfg.multiplicity}}},
+          {"git_revision", git_revision},
           {"tool", "dmlbench"}, {"sources", claims.sources}, {"claims", claims_json(claims.rows)}};
 }
 

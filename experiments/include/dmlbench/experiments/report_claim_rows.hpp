@@ -22,6 +22,10 @@ struct ClaimRow {
   std::string verdict;                      // verified | refuted | erratum | not-reproducible
   std::string corrected_form, witness, note;
   ClaimScope scope;  // what the row judges against the paper's text (attach_claim_scopes); empty id: none attached
+  // A training claim (from a summary row with "statistics", claim_statistics.hpp): its test's inputs and results,
+  // decided again at the adjusted p by decide_training_claims; null for theory and sims rows and old summaries.
+  nlohmann::ordered_json statistics;
+  bool training() const { return statistics.is_object(); }
 };
 
 // Rows of a claims.json written by `theory check` or `sim check`; throws on a malformed file.

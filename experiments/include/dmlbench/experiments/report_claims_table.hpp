@@ -12,7 +12,8 @@ namespace dmlbench::experiments {
 
 std::string claims_table_markdown(const std::vector<ClaimRow>& rows);
 std::string errata_markdown(const std::vector<ClaimRow>& rows);      // every erratum: witness and corrected form
-std::string refutations_markdown(const std::vector<ClaimRow>& rows); // refuted and not-reproducible, with witness/why
+// refuted, not-reproducible (theory, sims) and not-reproduced (training), with witness and why
+std::string refutations_markdown(const std::vector<ClaimRow>& rows);
 // "N claims: n1 verdict1; n2 verdict2;" with the verdicts in alphabetical order; where rows carry scopes, then the
 // same counts for the rows on the papers' own statements, for the extensions, and for rows without a scope entry.
 std::string verdict_counts_text(const std::vector<ClaimRow>& rows);

@@ -19,6 +19,7 @@ struct ReportConfig {
   bool force = false;               // rerun every stage even when its hash is unchanged
   bool allow_dirty = false;         // write the committed reports/ from a tree with uncommitted changes (the report
                                     // then says so)
+  std::string multiplicity = "holm";  // holm | bh: the adjustment of the training claims' p (multiplicity.hpp)
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them
                                     // (`sweep collect --require-complete`) instead of running `reproduce`
 };

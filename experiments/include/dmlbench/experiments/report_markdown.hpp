@@ -31,6 +31,7 @@ struct ReportContents {
   const ReportClaims& claims;
   const std::vector<Reproduction>& reproductions;  // those of the profile, in stage order
   const std::vector<NotebookSpec>& manifest;
+  nlohmann::ordered_json previous_claims = nullptr;  // the report folder's claims.json before it is replaced, if any
 };
 
 std::string report_markdown(const ReportContents& c);

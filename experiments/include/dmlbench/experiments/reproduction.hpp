@@ -10,6 +10,7 @@
 
 #include <map>
 #include <optional>
+#include <utility>
 #include <stdexcept>
 #include <cstdint>
 #include <string>
@@ -34,6 +35,12 @@ struct ReproductionMetric {
   // "compare": {"treatment": ..., "bound": b}: the treatment side against a fixed number (a one-sample t-test; a claim
   // such as "no top-left movement" against a share the reproduction states), with no baseline arm
   std::optional<double> bound;
+  // The smallest effect of interest delta (issue 27), absolute, in the metric's scaled units: the equivalence margin
+  // of "not-reproduced" (TOST). Stated here with its reason, or (where the paper prints both arms' numbers) the
+  // comparison's smallest_effect_fraction times |the paper's printed difference|; a claim whose paper prints no number
+  // must state it.
+  std::optional<double> smallest_effect;
+  std::string smallest_effect_reason;
 };
 struct ReproductionVariant {
   std::string name, change;
@@ -57,6 +64,7 @@ struct Reproduction {
   std::map<std::string, ReproductionProfile> profiles;  // quick | default | full; a missing profile: not run there
   std::string baseline, treatment;
   double alpha = 0.05;
+  double smallest_effect_fraction = 0.5;  // comparison.smallest_effect_fraction: delta = this x |paper's difference|
   std::vector<ReproductionMetric> metrics, diagnostics;
   std::vector<ReproductionVariant> variants;  // empty: the config as it is
   bool claims = true;                         // its rows enter the report's claims table
@@ -98,7 +106,20 @@ struct Verdict {
 Verdict judge(const std::string& direction, const WelchResult& w, std::size_t seeds_a, std::size_t seeds_b,
               double alpha);
 
-// The summary of one variant from the runs' metrics.json: runs[arm] = one metrics JSON per seed.
+// The paper's printed difference of a claim metric, treatment - baseline (or - bound), in its printed units: where the
+// paper prints a number for both sides at the metric's own path; none otherwise.
+std::optional<double> paper_difference(const Reproduction& r, const ReproductionMetric& m);
+// The smallest effect of interest of a claim metric and why: the metric's smallest_effect, else the fraction of the
+// paper's difference. Throws config_error (file, claim, key) where neither exists.
+std::pair<double, std::string> smallest_effect_of(const Reproduction& r, const ReproductionMetric& m);
+
+// The summary of one variant from the runs' metrics.json: runs[arm] = one metrics JSON per seed. Each claim metric's
+// row carries "statistics" (issue 27): the test's inputs (each side's mean, sd and seeds, or the bound; the paper's
+// sign; alpha; delta and its reason; the paper's difference) and its unadjusted results: difference with its
+// (1 - alpha) interval, raw p, TOST p, the minimum detectable effect at 80% power, the seeds per side that detect the
+// paper's difference (else delta) at 80% power, where the paper's difference lies against the interval, and the
+// four-way outcome of training_outcome.hpp at the raw p (inconclusive "1 seed" with fewer than two seeds a side). The
+// report decides with the p adjusted over its family (report_training_outcomes.hpp).
 nlohmann::ordered_json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
                                          const std::map<std::string, std::vector<nlohmann::ordered_json>>& runs);
 
