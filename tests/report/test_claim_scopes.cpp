@@ -36,9 +36,11 @@ json scope_file(const std::string& paper, const std::string& layer, const std::v
 }
 
 ex::ClaimRow row(const std::string& id, const std::string& paper, const std::string& verdict,
+                 const std::string& layer = "theory",
                  const std::string& measured = "error 1.0e-16 (tol 1.0e-12, 3 samples)") {
   ex::ClaimRow r;
   r.id = id;
+  r.layer = layer;
   r.paper = paper;
   r.where = "eq 1";
   r.statement = "S-" + id;
@@ -138,8 +140,9 @@ TEST_CASE("claim scopes: rows get their entries, rows without one are named with
            scope_file("XHN", "theory", {entry("a", "as-printed"), entry("b", "extension")}).dump(), "F"))
     scopes[s.id] = s;
   std::vector<ex::ClaimRow> rows = {row("a", "XHN", "verified"), row("b", "XHN", "refuted"),
-                                    row("c", "LCC", "verified", "R@1 40.0 +- 1.0 vs 50.0 +- 1.0 (3 seeds); Welch p = 0.01"),
-                                    row("d", "LCC", "verified")};
+                                    row("c", "LCC", "verified", "experiments",
+                                        "R@1 40.0 +- 1.0 vs 50.0 +- 1.0 (3 seeds); Welch p = 0.01"),
+                                    row("d", "LCC", "verified", "sims")};
   const auto missing = ex::attach_claim_scopes(rows, scopes);
   CHECK(missing == std::vector<std::string>{"c (experiments/scopes/LCC.json)", "d (sims/scopes/LCC.json)"});
   CHECK(rows[0].scope.quote == "QUOTE-a");

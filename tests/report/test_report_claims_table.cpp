@@ -120,6 +120,8 @@ TEST_CASE("report claims: gathered from the work folder's claims files, malforme
   CHECK(c.sources["sims-claims"]["claims"] == 4);
   CHECK(c.sources["sims-claims"]["git_revision"] == "abc123");
   CHECK_FALSE(c.sources.contains("theory-claims"));
+  // each row knows the layer whose stage made it (whatever its paper: XHN rows of sims-claims are sims rows here)
+  for (const auto& r : c.rows) CHECK(r.layer == "sims");
   json bad = hand_made_claims();
   bad["claims"][2].erase("verdict");
   std::ofstream(work / "sims-claims/claims.json", std::ios::trunc) << bad.dump();

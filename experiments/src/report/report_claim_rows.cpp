@@ -121,7 +121,7 @@ std::vector<ClaimRow> claim_rows_from_reproduction_summary(const json& j, const 
 
 // The rows of STAGE/claims.json under work, when it exists, added to c.
 static void gather_claims_file(ReportClaims& c, const std::string& work, const std::string& stage,
-                               const std::string& file) {
+                               const std::string& file, const std::string& layer) {
   const std::string p = work + "/" + stage + "/" + file;
   if (!fs::exists(p)) return;
   const json j = read_json_file(p);
@@ -131,6 +131,7 @@ static void gather_claims_file(ReportClaims& c, const std::string& work, const s
   } catch (const std::exception& e) {
     throw std::runtime_error(p + ": " + e.what());
   }
+  for (auto& r : rs) r.layer = layer;
   c.rows.insert(c.rows.end(), rs.begin(), rs.end());
   c.sources[stage] = {{"file", file}, {"git_revision", j.value("git_revision", "")}, {"claims", rs.size()}};
 }
@@ -148,25 +149,24 @@ static void gather_summary(ReportClaims& c, const std::string& work, const Repro
   } catch (const std::exception& e) {
     throw std::runtime_error(p + ": " + e.what());
   }
+  for (auto& row : rs) row.layer = "experiments";
   c.rows.insert(c.rows.end(), rs.begin(), rs.end());
   c.sources[r.stage] = {{"file", "summary.json"}, {"git_revision", j.value("git_revision", "")}, {"claims", rs.size()}};
 }
 
 ReportClaims gather_claims(const std::string& work, const std::vector<Reproduction>& reproductions) {
   ReportClaims c;
-  gather_claims_file(c, work, "theory-claims", "claims.json");
-  gather_claims_file(c, work, "sims-claims", "claims.json");
+  gather_claims_file(c, work, "theory-claims", "claims.json", "theory");
+  gather_claims_file(c, work, "sims-claims", "claims.json", "sims");
   // every reproduction of this profile: its summary (from its stage) and, where it says so, its claim rows
   for (const auto& r : reproductions) gather_summary(c, work, r);
   if (c.rows.empty()) throw std::runtime_error("no claims to report: no claims.json or summary.json under " + work);
   return c;
 }
 
-// The scope file a row's entry belongs in: <layer>/scopes/<PAPER>.json, the layer told by the measured text's form.
+// The scope file a row's entry belongs in: <layer>/scopes/<PAPER>.json.
 static std::string scope_file_of(const ClaimRow& r) {
-  const bool identity = r.measured.rfind("error ", 0) == 0;
-  const std::string layer = !identity ? "experiments" : r.paper == "LCC" ? "sims" : "theory";
-  return layer + "/scopes/" + r.paper + ".json";
+  return (r.layer.empty() ? std::string("<layer>") : r.layer) + "/scopes/" + r.paper + ".json";
 }
 
 std::vector<std::string> attach_claim_scopes(std::vector<ClaimRow>& rows,

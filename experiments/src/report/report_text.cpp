@@ -36,4 +36,11 @@ std::string signed_sci1(const nlohmann::ordered_json& v) {
   return o.str();
 }
 
+std::string signed_fixed1(const nlohmann::ordered_json& v) {
+  if (!v.is_number()) return "n/a";
+  std::ostringstream o;
+  o << std::fixed << std::showpos << std::setprecision(1) << v.get<double>();
+  return o.str();
+}
+
 }  // namespace dmlbench::experiments

@@ -15,13 +15,6 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-// "+5.0", with the sign; "n/a" for null
-std::string signed1(const json& v) {
-  if (!v.is_number()) return "n/a";
-  std::ostringstream o;
-  o << std::fixed << std::showpos << std::setprecision(1) << v.get<double>();
-  return o.str();
-}
 // two significant digits ("0.0036", "0.41"); "n/a" for null
 std::string p_text(const json& v) {
   if (!v.is_number()) return "n/a";
@@ -53,15 +46,15 @@ std::string training_statistics_text(const json& s, PAdjustment method) {
   std::ostringstream o;
   if (!s.contains("p") || !s["p"].is_number()) {
     o << s.value("outcome_reason", "no test");  // "1 seed: no test ...", "no spread: ...", "no values: ..."
-    if (s.contains("difference")) o << "; difference " << signed1(s["difference"]);
+    if (s.contains("difference")) o << "; difference " << signed_fixed1(s["difference"]);
     return o.str() + power_text(s);
   }
-  o << "difference " << signed1(s["difference"]) << " [" << signed1(s["ci_low"]) << ", " << signed1(s["ci_high"])
+  o << "difference " << signed_fixed1(s["difference"]) << " [" << signed_fixed1(s["ci_low"]) << ", " << signed_fixed1(s["ci_high"])
     << "] (" << std::lround((1 - s.value("alpha", 0.05)) * 100) << "% CI); p = " << p_text(s["p"]);
   if (s.contains("p_adjusted")) o << "; adjusted p = " << p_text(s["p_adjusted"]) << " (" << method_text(method) << ")";
   o << "; delta " << fixed1(s.value("smallest_effect", 0.0)) << ", TOST p = " << p_text(s.value("p_tost", json()));
   const std::string pos = s.value("paper_position", "none");
-  if (pos != "none") o << "; the paper's " << signed1(s["paper_difference"]) << " lies " << pos << " the interval";
+  if (pos != "none") o << "; the paper's " << signed_fixed1(s["paper_difference"]) << " lies " << pos << " the interval";
   if (s.value("outcome", "") == "inconclusive") o << power_text(s);
   return o.str();
 }
@@ -82,8 +75,8 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
     r.verdict = r.statistics.value("outcome", "inconclusive");
     r.note = r.statistics.value("outcome_reason", "");
     r.measured += "; " + training_statistics_text(r.statistics, method);
-    r.witness = r.verdict == "refuted" ? "difference " + signed1(r.statistics["difference"]) + " [" +
-                                             signed1(r.statistics["ci_low"]) + ", " + signed1(r.statistics["ci_high"]) +
+    r.witness = r.verdict == "refuted" ? "difference " + signed_fixed1(r.statistics["difference"]) + " [" +
+                                             signed_fixed1(r.statistics["ci_low"]) + ", " + signed_fixed1(r.statistics["ci_high"]) +
                                              "], against the paper's direction"
                                        : "";
   }

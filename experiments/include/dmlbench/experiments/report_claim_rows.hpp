@@ -21,6 +21,7 @@ struct ClaimRow {
   std::string paper_value;                  // the paper's printed number, where it prints one
   std::string verdict;                      // verified | refuted | erratum | not-reproducible
   std::string corrected_form, witness, note;
+  std::string layer;  // theory | sims | experiments: the stage that made the row (gather_claims sets it)
   ClaimScope scope;  // what the row judges against the paper's text (attach_claim_scopes); empty id: none attached
   // A training claim (from a summary row with "statistics", claim_statistics.hpp): its test's inputs and results,
   // decided again at the adjusted p by decide_training_claims; null for theory and sims rows and old summaries.
@@ -45,8 +46,8 @@ struct ReportClaims {
 // Throws std::runtime_error "PATH: why" for a malformed file, and when the work folder holds no claim at all.
 ReportClaims gather_claims(const std::string& work, const std::vector<Reproduction>& reproductions);
 // Gives every row its scope entry (read_claim_scopes); a row without one keeps scope "unstated". Returns those rows,
-// each as "ID (the file its entry belongs in)". Throws std::runtime_error for an entry whose paper differs from its
-// row's.
+// each as "ID (the file its entry belongs in: <layer>/scopes/<PAPER>.json)". Throws std::runtime_error for an entry
+// whose paper differs from its row's.
 std::vector<std::string> attach_claim_scopes(std::vector<ClaimRow>& rows,
                                              const std::map<std::string, ClaimScope>& scopes);
 

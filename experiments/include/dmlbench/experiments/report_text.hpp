@@ -15,5 +15,7 @@ std::string fixed1(double v);
 std::string sci1(const nlohmann::ordered_json& v);
 // The same with its sign always written ("+2.0e-04"): a signed margin.
 std::string signed_sci1(const nlohmann::ordered_json& v);
+// "+5.0" / "-0.3": one decimal with its sign; "n/a" for a non-number
+std::string signed_fixed1(const nlohmann::ordered_json& v);
 
 }  // namespace dmlbench::experiments
