@@ -103,7 +103,8 @@ bool miner_ranks_by_cosine(const RunConfig& c) {
   const auto& loss = loss_spec(c.loss.name);
   return c.miner.similarity == "cosine" ||
          (c.miner.similarity == "auto" &&
-          ((loss.cosine && loss.cosine(c)) || miner_spec(c.miner.name).cosine_when_auto));
+          ((loss.cosine && loss.cosine(c)) ||
+           miner_spec(c.miner.name).negative == NegativeChoice::distance_weighted));
 }
 
 }  // namespace dmlbench::experiments

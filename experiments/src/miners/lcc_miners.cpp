@@ -15,15 +15,15 @@ const bool registered = [] {
                        P::random, N::semi_hard});
   register_miner_spec({"eps-trip-sh", "easy positive, semi-hard negative ([LCC] EPS + Trip + SH)", P::easy,
                        N::semi_hard});
-  // Both distance-weighted miners rank by cosine when miner.similarity = auto: the rule reads the similarity as a
-  // cosine (d = sqrt(2 - 2 S)). On the unit sphere (needs_unit_sphere) the easy positive is the same under cosine
-  // and minus the squared distance (D^2 = 2 - 2 S). Until issue 32 the EPS variant kept the margin loss's
-  // neg-squared-distance, so every distance read >= sqrt(2) > dw_nonzero_loss_cutoff and each anchor fell back to a
-  // uniform random negative: [LCC]'s EPS + Dist-Margin arm changed the negatives as well as the positives.
+  // Distance-weighted negatives read the similarity as a cosine, so both miners rank by cosine under
+  // miner.similarity = auto (NegativeChoice::distance_weighted, miner_spec.hpp); on the unit sphere the easy positive is
+  // the same under cosine and minus the squared distance (D^2 = 2 - 2 S). Until issue 32 the EPS variant kept the
+  // margin loss's neg-squared-distance, so every distance read >= sqrt(2) > dw_nonzero_loss_cutoff and each anchor fell
+  // back to a uniform random negative: [LCC]'s EPS + Dist-Margin arm changed the negatives as well as the positives.
   register_miner_spec({"distance-weighted", "random positive, distance-weighted negative ([LCC] Dist-Margin baseline)",
-                       P::random, N::distance_weighted, /*cosine_when_auto=*/true, /*needs_unit_sphere=*/true});
+                       P::random, N::distance_weighted, /*needs_unit_sphere=*/true});
   register_miner_spec({"eps-distance-weighted", "easy positive, distance-weighted negative ([LCC] EPS + Dist-Margin)",
-                       P::easy, N::distance_weighted, /*cosine_when_auto=*/true, /*needs_unit_sphere=*/true});
+                       P::easy, N::distance_weighted, /*needs_unit_sphere=*/true});
   return true;
 }();
 }  // namespace

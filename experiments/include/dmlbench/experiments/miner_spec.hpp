@@ -11,12 +11,13 @@ namespace dmlbench::experiments {
 // all: every positive of the anchor, one triplet per anchor-positive pair (FaceNet Sec 3.2, Schroff et al. 2015)
 enum class PositiveChoice { random, easy, hard, all };
 enum class NegativeChoice { random, hard, semi_hard, easy, distance_weighted };
+// distance_weighted reads the similarity as a cosine (d = sqrt(2 - 2 S)), so a miner with it ranks by cosine under
+// miner.similarity = auto whatever the loss (miner_ranks_by_cosine), and refuses neg-squared-distance.
 
 struct MinerSpec {
   std::string name, doc;  // miner.name, and one line with its paper
   PositiveChoice positive = PositiveChoice::easy;
   NegativeChoice negative = NegativeChoice::hard;
-  bool cosine_when_auto = false;   // miner.similarity = auto ranks by cosine whatever the loss
   bool needs_unit_sphere = false;  // samples by distance on the unit sphere: needs model.normalize
 };
 
