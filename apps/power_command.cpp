@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/t_test_power.hpp"
 
+#include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -49,6 +50,18 @@ std::string power_line(const std::string& claim, const json& s) {
   return o.str();
 }
 
+// A count claim's line (an exact binomial test on the counts pooled over the runs): power is a matter of trials, not
+// of seeds' spread.
+std::string count_power_line(const std::string& claim, const json& s) {
+  std::ostringstream o;
+  o << std::left << std::setw(48) << claim << std::setw(6) << s.value("runs", std::size_t(0)) << std::fixed
+    << std::setprecision(2) << std::setw(8) << s.value("smallest_effect", 0.0) << std::setw(8) << "delta"
+    << std::setw(16)
+    << (std::to_string(s.value("successes", std::uint64_t(0))) + "/" + std::to_string(s.value("trials", std::uint64_t(0))))
+    << "n/a (exact binomial on the counts pooled over the runs)";
+  return o.str();
+}
+
 }  // namespace
 
 void add_power_command(CLI::App& app) {
@@ -67,9 +80,12 @@ void add_power_command(CLI::App& app) {
     int n = 0;
     for (const auto& v : j["variants"])
       for (const auto& row : v.value("rows", json::array())) {
-        if (!row.contains("statistics") || !row["statistics"].contains("treatment")) continue;
-        const std::string name = v.value("name", "");
-        lines << power_line((name.empty() ? "" : name + "/") + row.value("claim", ""), row["statistics"]) << "\n";
+        if (!row.contains("statistics")) continue;
+        const json& s = row["statistics"];
+        const std::string claim = (v.value("name", "").empty() ? "" : v.value("name", "") + "/") + row.value("claim", "");
+        if (s.value("test", "") == "binomial") lines << count_power_line(claim, s) << "\n";
+        else if (s.contains("treatment")) lines << power_line(claim, s) << "\n";
+        else continue;
         ++n;
       }
     if (n == 0) throw std::runtime_error(*summary + ": no claim row with statistics (a summary older than issue 27?)");

@@ -1,5 +1,6 @@
 // Run configs (run_config.hpp) and reproduction files (reproduction.hpp): the schema's errors, overrides, every config
 // and reproduction file in the repository, Welch's test and the verdict rule.
+#include "dmlbench/experiments/binomial_test.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
@@ -305,6 +306,61 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
 // the 95% interval 5 -+ t.ppf(0.975, 4) sqrt(2/3) = [2.733042064472477, 7.266957935527524]; statsmodels
 // ttost_ind([50.2, 51.2, 52.2], [50, 51, 52], -5, 5, usevar="unequal") p = 0.0020917988167253134. Tolerance 1e-7
 // relative: SciPy's t quantile at df 4 and Boost's agree to ~1e-9 (test_verdict_statistics.cpp).
+TEST_CASE("a share claim on counts: the counts pooled over the seeds, an exact binomial test against the bound "
+          "([XHN] Fig 3, issue 27 item 3)",
+          "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-counts";
+  fs::create_directories(dir);
+  const json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "XHN", "where": "Fig 3", "config": "experiments/configs/xhn-movement-glyphs.json",
+    "arms": [{"name": "a", "set": {}}, {"name": "b", "set": {}}],
+    "profiles": {"quick": {"seeds": 3}},
+    "metrics": [
+      {"label": "top-left", "path": "m.share.ul", "scale": 100, "direction": "decrease", "claim": "c-ul",
+       "smallest_effect": 1, "smallest_effect_reason": "test",
+       "compare": {"treatment": {"arm": "a"}, "bound": 1},
+       "counts": {"successes": "m.counts.ul", "trials": ["m.counts.ul", "m.counts.ur"]}}
+    ]})");
+  std::ofstream(dir / "r.json") << file.dump();
+  const auto r = read_reproduction((dir / "r.json").string(), kRepo);
+  REQUIRE(r.metrics[0].count_trials.size() == 2);
+  auto run = [](int ul, int ur) {
+    return json{{"m", json{{"share", json{{"ul", double(ul) / (ul + ur)}}}, {"counts", json{{"ul", ul}, {"ur", ur}}}}}};
+  };
+  std::map<std::string, std::vector<json>> runs;
+  runs["a"] = {run(0, 1500), run(0, 1700), run(0, 1800)};  // three seeds of 0.0: no spread, yet a count of 0 of 5000
+  runs["b"] = {run(1, 1)};
+  const json s = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
+  CHECK(s["test"] == "binomial");
+  CHECK(s["successes"] == 0);
+  CHECK(s["trials"] == 5000);
+  CHECK(s["runs"] == 3);
+  CHECK_THAT(s["p"].get<double>(), Catch::WithinRel(binomial_test_p(0, 5000, 0.01), 1e-12));
+  CHECK(s["outcome"] == "verified");
+  // negative control: 60 of 5000 top-left (1.2%) is no longer below the bound
+  runs["a"][0] = run(60, 1440);
+  const json t = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
+  CHECK(t["successes"] == 60);
+  CHECK(t["outcome"] != "verified");
+  // a count that is not a whole number is refused
+  runs["a"][0]["m"]["counts"]["ul"] = 2.5;
+  CHECK_THROWS_WITH(summarize_variant(r, ReproductionVariant{"", "", {}}, runs), Catch::Contains("is not a count"));
+  // bad files: counts without a bound; no trials
+  auto bad = [&](const std::string& name, const json& metric) {
+    json f = file;
+    f["metrics"] = json::array({metric});
+    std::ofstream(dir / (name + ".json")) << f.dump();
+    return (dir / (name + ".json")).string();
+  };
+  json m = file["metrics"][0];
+  m["compare"] = json{{"treatment", json{{"arm", "a"}}}, {"baseline", json{{"arm", "b"}}}};
+  CHECK_THROWS_WITH(read_reproduction(bad("c1", m), kRepo), Catch::Contains("add compare.bound"));
+  m = file["metrics"][0];
+  m["counts"]["trials"] = json::array();
+  CHECK_THROWS_WITH(read_reproduction(bad("c2", m), kRepo), Catch::Contains("non-empty list"));
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a claim's summary row carries its interval, raw p, delta, TOST p, power and unadjusted outcome",
           "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-statistics";

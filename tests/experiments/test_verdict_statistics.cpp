@@ -13,6 +13,8 @@
 // latter), so interval bounds are checked to 1e-7 of the interval's half-width (a bound may lie near 0). The
 // reference MDE is statsmodels' power solved by brentq to xtol 1e-14, ours by TOMS 748 to 2^-44: 1e-9 relative.
 #include "dmlbench/experiments/binomial_test.hpp"
+#include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/count_claim_statistics.hpp"
 #include "dmlbench/experiments/equivalence_test.hpp"
 #include "dmlbench/experiments/multiplicity.hpp"
 #include "dmlbench/experiments/t_test_power.hpp"
@@ -297,6 +299,84 @@ TEST_CASE("the exact two-sided binomial test matches scipy.stats.binomtest for e
   }
   // negative control: against another share the p of the same count moves
   CHECK_THAT(binomial_test_p(3, 20, 0.35), !WithinRel(reference()["binomial"][0]["p"][3].get<double>(), 1e-3));
+}
+
+TEST_CASE("the one-sided exact binomial tests match scipy.stats.binomtest(alternative='greater' / 'less')",
+          "[verdicts][binomial]") {
+  for (const auto& c : reference()["binomial"]) {
+    const auto n = c["n"].get<std::uint64_t>();
+    const double p0 = c["p0"].get<double>();
+    for (std::uint64_t k = 0; k <= n; ++k) {
+      INFO("k " << k << " of n " << n << " against p0 " << p0);
+      CHECK_THAT(binomial_test_greater_p(k, n, p0), WithinRel(c["greater"][k].get<double>(), distribution_tol));
+      CHECK_THAT(binomial_test_less_p(k, n, p0), WithinRel(c["less"][k].get<double>(), distribution_tol));
+    }
+  }
+  // negative control: the two tails are not each other (they sum to 1 + P(X = k), not 1)
+  CHECK_THAT(binomial_test_greater_p(6, 20, 0.3), !WithinRel(1 - binomial_test_less_p(6, 20, 0.3), 1e-3));
+  CHECK_THROWS_WITH(binomial_test_less_p(3, 2, 0.5), "a binomial count k must not exceed n, got k = 3 of n = 2");
+}
+
+// A count claim of k of n against bound (percent) with margin delta (points), the paper saying "below" (-1) or
+// "above" (+1).
+static CountSides count_sides(std::uint64_t k, std::uint64_t n, double bound, double delta, int sign) {
+  CountSides c;
+  c.successes = k;
+  c.trials = n;
+  c.runs = 3;
+  c.bound = bound;
+  c.scale = 100;
+  c.delta = delta;
+  c.paper_sign = sign;
+  return c;
+}
+
+TEST_CASE("a count claim's exact TOST matches statsmodels binom_tost for every k of n", "[verdicts][binomial]") {
+  const auto& cases = reference()["binomial_tost"];
+  REQUIRE(cases.size() == 4);
+  for (const auto& c : cases) {
+    const auto n = c["n"].get<std::uint64_t>();
+    const double low = c["low"].get<double>(), upp = c["upp"].get<double>();
+    for (std::uint64_t k = 0; k <= n; ++k) {
+      INFO("k " << k << " of n " << n << " within [" << low << ", " << upp << "]");
+      const auto s = count_claim_statistics(count_sides(k, n, 100 * (low + upp) / 2, 100 * (upp - low) / 2, -1));
+      CHECK_THAT(s["p_tost"].get<double>(), WithinRel(c["p"][k].get<double>(), distribution_tol));
+    }
+  }
+}
+
+TEST_CASE("a count claim on pooled counts takes the four outcomes (the [XHN] Fig 3 shares, issue 27 item 3)",
+          "[verdicts][binomial]") {
+  // 0 of 5000 moving dots top-left against "under 1%": far below (the zero-spread case of three seeds at 0.0)
+  const auto none = count_claim_statistics(count_sides(0, 5000, 1, 1, -1));
+  CHECK(none["outcome"] == "verified");
+  CHECK_THAT(none["p"].get<double>(), WithinRel(binomial_test_p(0, 5000, 0.01), arithmetic_tol));
+  CHECK_THAT(none["difference"].get<double>(), WithinAbs(-1.0, arithmetic_tol));
+  CHECK_THAT(none["ci_high"].get<double>(),
+             WithinAbs(100 * clopper_pearson_interval(0, 5000).high - 1, arithmetic_tol));
+  // negative control: the same count where the paper says "above" is a refutation
+  CHECK(count_claim_statistics(count_sides(0, 5000, 1, 1, +1))["outcome"] == "refuted");
+  // 4% against "under 1%": refuted
+  CHECK(count_claim_statistics(count_sides(200, 5000, 1, 1, -1))["outcome"] == "refuted");
+  // exactly at the bound with many trials: not significant, and within +-0.5 points (not-reproduced)
+  const auto at = count_claim_statistics(count_sides(500, 50000, 1, 0.5, -1));
+  CHECK(at["outcome"] == "not-reproduced");
+  CHECK(at["p_tost"].get<double>() < 0.05);
+  // 1 of 60: neither (inconclusive)
+  CHECK(count_claim_statistics(count_sides(1, 60, 1, 1, -1))["outcome"] == "inconclusive");
+  // no trials: no test
+  const auto empty = count_claim_statistics(count_sides(0, 0, 1, 1, -1));
+  CHECK(empty["outcome"] == "inconclusive");
+  CHECK_FALSE(empty.contains("p"));
+  // adjusted over a family: the same count above alpha after adjustment is no longer verified
+  const auto adjusted = count_claim_statistics_adjusted(none, 0.2);
+  CHECK(adjusted["outcome"] != "verified");
+  CHECK(adjusted["p_adjusted"] == 0.2);
+  CHECK(claim_statistics_adjusted(none, 0.2) == adjusted);  // the report's one entry point dispatches on "test"
+  CHECK_THROWS_WITH(count_claim_statistics(count_sides(3, 2, 1, 1, -1)),
+                    "a count's successes must not exceed its trials, got 3 of 2");
+  CHECK_THROWS_WITH(count_claim_statistics(count_sides(1, 2, 150, 1, -1)),
+                    "a count claim's bound must be a share in [0, 1] of its scale, got 150 at scale 100");
 }
 
 TEST_CASE("the Clopper-Pearson interval matches statsmodels proportion_confint(method='beta') for every k of n",

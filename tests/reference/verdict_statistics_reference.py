@@ -10,7 +10,8 @@ statsmodels on fixed inputs (Debian's python3-scipy 1.10 and python3-statsmodels
                the seeds for an effect by solve_power, rounded up); unequal spreads from scipy.stats.nct with Welch's
                se and df
   multiplicity statsmodels multipletests(method="holm" / "fdr_bh"), NaN entries left out of the family
-  binomial     scipy.stats.binomtest(k, n, p0).pvalue for every k of n; proportion_confint(method="beta")
+  binomial     scipy.stats.binomtest(k, n, p0).pvalue (two-sided, "greater", "less") for every k of n;
+               proportion_confint(method="beta"); statsmodels binom_tost(k, n, low, upp) for the exact equivalence
 
 Usage: verdict_statistics_reference.py OUT.json
 """
@@ -23,7 +24,7 @@ import numpy as np
 from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestIndPower, TTestPower
-from statsmodels.stats.proportion import proportion_confint
+from statsmodels.stats.proportion import binom_tost, proportion_confint
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW, ttest_ind, ttost_ind
 
 ALPHAS = [0.05, 0.1]
@@ -164,7 +165,19 @@ def multiplicity_cases():
 def binomial_cases():
     out = []
     for n, p0 in [(20, 0.3), (37, 0.5), (150, 0.1), (7, 0.9), (12, 0.25)]:
-        out.append({"n": n, "p0": p0, "p": [float(stats.binomtest(k, n, p0).pvalue) for k in range(n + 1)]})
+        out.append({"n": n, "p0": p0, "p": [float(stats.binomtest(k, n, p0).pvalue) for k in range(n + 1)],
+                    "greater": [float(stats.binomtest(k, n, p0, alternative="greater").pvalue) for k in range(n + 1)],
+                    "less": [float(stats.binomtest(k, n, p0, alternative="less").pvalue) for k in range(n + 1)]})
+    return out
+
+
+def binomial_tost_cases():
+    # exact equivalence of a count's share to [low, upp] (statsmodels binom_tost: the larger of the two one-sided
+    # exact p-values), for every k of n
+    out = []
+    for n, low, upp in [(30, 0.0, 0.02), (200, 0.005, 0.025), (55, 0.2, 0.4), (9, 0.4, 0.6)]:
+        out.append({"n": n, "low": low, "upp": upp,
+                    "p": [float(binom_tost(k, n, low, upp)[0]) for k in range(n + 1)]})
     return out
 
 
@@ -186,6 +199,7 @@ def main():
         sys.exit("usage: verdict_statistics_reference.py OUT.json")
     ref = {"welch": welch_cases(), "one_sample": one_sample_cases(), "tost": tost_cases(), "power": power_cases(),
            "multiplicity": multiplicity_cases(), "binomial": binomial_cases(),
+           "binomial_tost": binomial_tost_cases(),
            "clopper_pearson": clopper_pearson_cases()}
     with open(sys.argv[1], "w") as f:
         json.dump(ref, f, indent=1, allow_nan=False)

@@ -1,6 +1,7 @@
 #include "dmlbench/experiments/reproduction.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/count_claim_statistics.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
@@ -218,6 +219,23 @@ void read_metric_compare(const json& m, const MetricContext& c, ReproductionMetr
   }
 }
 
+// A metric's "counts" (beside a bound): the path of its successes and the paths whose sum is its trials.
+void read_metric_counts(const json& m, const std::string& w, ReproductionMetric& x) {
+  const std::string cw = w + ": metric " + x.label + ": counts";
+  const json& c = m["counts"];
+  check_only_keys(c, {"successes", "trials"}, cw);
+  if (!x.bound) throw config_error(cw + ": counts test a share against a bound; add compare.bound");
+  x.count_successes = required_string(c, "successes", cw);
+  if (!c.contains("trials") || !c["trials"].is_array() || c["trials"].empty())
+    throw config_error(cw + ".trials must be a non-empty list of paths whose sum is the number of trials");
+  for (const auto& t : c["trials"]) {
+    if (!t.is_string() || t.get<std::string>().empty()) throw config_error(cw + ".trials: every entry must be a path");
+    x.count_trials.push_back(t.get<std::string>());
+  }
+  if (!(*x.bound >= 0 && *x.bound <= x.scale))
+    throw config_error(cw + ": the bound must be a share of the scale, in [0, " + std::to_string(x.scale) + "]");
+}
+
 // A metric's smallest_effect (a number >= 0) and its reason (required beside it).
 void read_smallest_effect(const json& m, const std::string& w, ReproductionMetric& x) {
   const std::string where = w + ": claim " + (x.claim.empty() ? x.label : x.claim) + ": ";
@@ -240,7 +258,7 @@ void read_smallest_effect(const json& m, const std::string& w, ReproductionMetri
 ReproductionMetric read_metric(const json& m, const char* key, const MetricContext& c) {
   const std::string& w = c.w;
   check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare",
-                      "smallest_effect", "smallest_effect_reason"},
+                      "counts", "smallest_effect", "smallest_effect_reason"},
                   w + ": " + key);
   ReproductionMetric x;
   x.label = required_string(m, "label", w + ": metric");
@@ -264,6 +282,7 @@ ReproductionMetric read_metric(const json& m, const char* key, const MetricConte
     x.direction = x.paper[treat_arm] >= x.paper[base_arm] ? "increase" : "decrease";
   if (!x.direction.empty() && x.direction != "increase" && x.direction != "decrease")
     throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
+  if (m.contains("counts")) read_metric_counts(m, w, x);
   read_smallest_effect(m, w, x);
   if (!x.claim.empty()) smallest_effect_of(c.r, x);  // a claim without delta or a paper number: its error, now
   return x;
@@ -384,6 +403,30 @@ struct VariantRuns {
     }
     return x;
   }
+
+  // The metric's counts (successes, trials) pooled over the arm's runs, and how many runs were pooled.
+  CountSides pooled_counts(const ReproductionMetric& m, const std::string& arm) const {
+    CountSides c;
+    const auto it = runs.find(arm);
+    if (it == runs.end()) return c;
+    const auto count_at = [&](const json& metrics, const std::string& path) {
+      const double v = metric_at(metrics, path);
+      if (!(v >= 0) || v != std::floor(v))
+        throw std::runtime_error(r.file + ": metric " + m.label + ": counts: " + path + " is not a count (arm " + arm +
+                                 ")");
+      return std::uint64_t(v);
+    };
+    for (const auto& metrics : it->second) {
+      std::uint64_t n = 0;
+      for (const auto& t : m.count_trials) n += count_at(metrics, t);
+      c.successes += count_at(metrics, m.count_successes);
+      c.trials += n;
+      ++c.runs;
+    }
+    if (c.successes > c.trials)
+      throw std::runtime_error(r.file + ": metric " + m.label + ": counts: more successes than trials (arm " + arm + ")");
+    return c;
+  }
 };
 
 // Welch's test into a row: the difference (none where a side has no value), t, df and p (null where undefined).
@@ -418,6 +461,23 @@ void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& 
     row["statistics"] = claim_statistics(sides);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(r.file + ": claim " + m.claim + ": " + e.what());
+  }
+}
+
+// A count claim's statistics (count_claim_statistics.hpp): the treatment arm's counts pooled over its runs against
+// the bound's share.
+void put_count_statistics(json& row, const VariantRuns& v, const ReproductionMetric& m) {
+  if (m.claim.empty() || m.direction.empty()) return;
+  CountSides sides = v.pooled_counts(m, m.treatment_arm);
+  sides.bound = *m.bound;
+  sides.scale = m.scale;
+  sides.paper_sign = m.direction == "increase" ? 1 : -1;
+  sides.alpha = v.r.alpha;
+  std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(v.r, m);
+  try {
+    row["statistics"] = count_claim_statistics(sides);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(v.r.file + ": claim " + m.claim + ": " + e.what());
   }
 }
 
@@ -459,7 +519,8 @@ void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m
     verdict = judge(m.direction, w, ta.size(), 2, v.r.alpha);
   }
   put_verdict(row, verdict);
-  put_statistics(row, v.r, m, ta, nullptr);
+  if (m.count_successes.empty()) put_statistics(row, v.r, m, ta, nullptr);
+  else put_count_statistics(row, v, m);
 }
 
 // The label of an arm (its name when the file has no such arm).

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/report_text.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -49,8 +50,13 @@ std::string training_statistics_text(const json& s, PAdjustment method) {
     if (s.contains("difference")) o << "; difference " << signed_fixed1(s["difference"]);
     return o.str() + power_text(s);
   }
+  const bool counts = s.value("test", "") == "binomial";
   o << "difference " << signed_fixed1(s["difference"]) << " [" << signed_fixed1(s["ci_low"]) << ", " << signed_fixed1(s["ci_high"])
-    << "] (" << std::lround((1 - s.value("alpha", 0.05)) * 100) << "% CI); p = " << p_text(s["p"]);
+    << "] (" << std::lround((1 - s.value("alpha", 0.05)) * 100) << (counts ? "% Clopper-Pearson CI" : "% CI")
+    << "); p = " << p_text(s["p"]);
+  if (counts)
+    o << " (exact binomial, " << s["successes"].get<std::uint64_t>() << " of " << s["trials"].get<std::uint64_t>()
+      << " pooled over " << s["runs"].get<std::size_t>() << " runs)";
   if (s.contains("p_adjusted")) o << "; adjusted p = " << p_text(s["p_adjusted"]) << " (" << method_text(method) << ")";
   o << "; delta " << fixed1(s.value("smallest_effect", 0.0)) << ", TOST p = " << p_text(s.value("p_tost", json()));
   const std::string pos = s.value("paper_position", "none");

@@ -22,15 +22,19 @@ void check_count(std::uint64_t k, std::uint64_t n) {
                                 " of n = " + std::to_string(n));
 }
 
+void check_share(double p0) {
+  if (!(p0 >= 0 && p0 <= 1))
+    throw std::invalid_argument("the share p0 of a binomial test must lie in [0, 1], got " +
+                                statistics_checks::number_text(p0));
+}
+
 }  // namespace
 
 // Two-sided p: P(X = k) plus the probability of the other tail's outcomes no more likely than k (pmf <= pmf(k) with
 // scipy's relative slack 1 + 1e-7), as scipy.stats.binomtest(k, n, p0, alternative="two-sided").
 double binomial_test_p(std::uint64_t k, std::uint64_t n, double p0) {
   check_count(k, n);
-  if (!(p0 >= 0 && p0 <= 1))
-    throw std::invalid_argument("the share p0 of a binomial test must lie in [0, 1], got " +
-                                statistics_checks::number_text(p0));
+  check_share(p0);
   const boost::math::binomial_distribution<double> dist(double(n), p0);
   const double kk = double(k), nn = double(n), expected = p0 * nn;
   if (kk == expected) return 1;
@@ -46,6 +50,21 @@ double binomial_test_p(std::uint64_t k, std::uint64_t n, double p0) {
     p = (j >= 0 ? boost::math::cdf(dist, j) : 0.0) + boost::math::cdf(boost::math::complement(dist, kk - 1));
   }
   return std::min(1.0, p);
+}
+
+double binomial_test_greater_p(std::uint64_t k, std::uint64_t n, double p0) {
+  check_count(k, n);
+  check_share(p0);
+  if (k == 0) return 1;
+  const boost::math::binomial_distribution<double> dist(double(n), p0);
+  return boost::math::cdf(boost::math::complement(dist, double(k) - 1));
+}
+
+double binomial_test_less_p(std::uint64_t k, std::uint64_t n, double p0) {
+  check_count(k, n);
+  check_share(p0);
+  if (k == n) return 1;
+  return boost::math::cdf(boost::math::binomial_distribution<double>(double(n), p0), double(k));
 }
 
 ProportionInterval clopper_pearson_interval(std::uint64_t k, std::uint64_t n, double alpha) {

@@ -1,6 +1,7 @@
 // A training claim's statistics as JSON (issue 27): the seeds' test at the raw p, and again at an adjusted p.
 #include "dmlbench/experiments/claim_statistics.hpp"
 
+#include "dmlbench/experiments/count_claim_statistics.hpp"
 #include "dmlbench/experiments/training_outcome.hpp"
 
 #include <algorithm>
@@ -99,6 +100,7 @@ json claim_statistics(const ClaimSides& in) {
 }
 
 json claim_statistics_adjusted(const json& statistics, double p_adjusted) {
+  if (statistics.value("test", "") == "binomial") return count_claim_statistics_adjusted(statistics, p_adjusted);
   json s = statistics;
   if (!s.contains("p") || !s["p"].is_number()) return s;  // no test: nothing to adjust
   const OutcomeResult r = training_outcome(input_of(s, p_adjusted));

@@ -10,6 +10,10 @@ namespace dmlbench::experiments {
 
 // Throws std::invalid_argument for n = 0, k > n or p0 outside [0, 1].
 double binomial_test_p(std::uint64_t k, std::uint64_t n, double p0);
+// The one-sided exact p-values: P(X >= k) (scipy's alternative="greater", H0: share <= p0) and P(X <= k)
+// (alternative="less", H0: share >= p0), X ~ Binomial(n, p0). The same errors.
+double binomial_test_greater_p(std::uint64_t k, std::uint64_t n, double p0);
+double binomial_test_less_p(std::uint64_t k, std::uint64_t n, double p0);
 
 struct ProportionInterval {
   double low = 0, high = 1;

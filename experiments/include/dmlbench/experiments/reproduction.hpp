@@ -35,6 +35,11 @@ struct ReproductionMetric {
   // "compare": {"treatment": ..., "bound": b}: the treatment side against a fixed number (a one-sample t-test; a claim
   // such as "no top-left movement" against a share the reproduction states), with no baseline arm
   std::optional<double> bound;
+  // "counts": {"successes": path, "trials": [paths]} beside a bound: the metric is the share successes / (sum of the
+  // trials' paths) of each run, and the claim is tested on the counts pooled over the runs (an exact binomial test,
+  // count_claim_statistics.hpp) instead of a t-test of the per-run shares; empty: no counts
+  std::string count_successes;
+  std::vector<std::string> count_trials;
   // The smallest effect of interest delta (issue 27), absolute, in the metric's scaled units: the equivalence margin
   // of "not-reproduced" (TOST). Stated here with its reason, or (where the paper prints both arms' numbers) the
   // comparison's smallest_effect_fraction times |the paper's printed difference|; a claim whose paper prints no number
