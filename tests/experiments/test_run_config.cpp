@@ -268,8 +268,9 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   CHECK(rows[1]["verdict"] == "refuted");  // the same numbers, the claim the other way
   CHECK(rows[0]["baseline"]["arm"] == "bound");
   CHECK(rows[0]["treatment"]["arm"] == "later");
-  CHECK(rows[2]["verdict"] == "verified");  // every seed exactly 0, below 0.01: no test needed
-  CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("every seed"));
+  // every seed exactly 0, below 0.01: no spread, so no test (one zero-spread rule for bounds and arms, issue 27)
+  CHECK(rows[2]["verdict"] == "inconclusive");
+  CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("no spread"));
   // a run that wrote null for the metric (no value in that run) is left out of it: two seeds remain
   runs["later"][2]["s"]["ul"] = nullptr;
   const auto w = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
@@ -281,7 +282,7 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   const auto none = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
   CHECK(none["rows"][0]["treatment"]["mean"].is_null());
   CHECK_FALSE(none["rows"][0].contains("difference"));
-  CHECK(none["rows"][0]["verdict"] == "not-reproducible");
+  CHECK(none["rows"][0]["verdict"] == "inconclusive");  // a claim's verdict is its statistics' outcome: no values
   CHECK(mean_std_text(none["rows"][0]["treatment"]) == "n/a (no run has it)");
   // bad files: init_from naming no earlier arm; a bound beside a baseline; a bound without a direction
   auto bad = [&](const std::string& name, json edit) {

@@ -510,15 +510,7 @@ void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m
   const auto w = welch_test(ta, {*m.bound, *m.bound});
   put_welch(row, w);
   row["seeds_per_arm"] = ta.size();
-  Verdict verdict;
-  if (ta.size() >= 2 && !(sd_of(ta) > 0)) {  // every seed the same number: it is on one side or the other
-    verdict.direction_holds = m.direction == "increase" ? w.difference > 0 : w.difference < 0;
-    verdict.verdict = verdict.direction_holds ? "verified" : "refuted";
-    verdict.note = "every seed gave " + std::to_string(ta.front()) + " (no spread to test)";
-  } else {
-    verdict = judge(m.direction, w, ta.size(), 2, v.r.alpha);
-  }
-  put_verdict(row, verdict);
+  put_verdict(row, judge(m.direction, w, ta.size(), 2, v.r.alpha));  // seeds without spread: no test, as for arms
   if (m.count_successes.empty()) put_statistics(row, v.r, m, ta, nullptr);
   else put_count_statistics(row, v, m);
 }
@@ -571,6 +563,10 @@ json summarize_variant(const Reproduction& r, const ReproductionVariant& v,
       if (!m.baseline_arm.empty()) put_metric_sides(row, variant, m);  // the metric's own sides
       put_arm_test(row, variant, m);
     }
+    if (row.contains("statistics")) {  // a claim: its verdict is its statistics' outcome at the raw p (one rule)
+      row["verdict"] = row["statistics"]["outcome"];
+      row["note"] = row["statistics"]["outcome_reason"];
+    }
     out["rows"].push_back(row);
   }
   for (const auto& m : r.diagnostics) {
@@ -601,6 +597,17 @@ std::string p_value_text(const json& row) {
   return row.value("seeds_per_arm", 0) < 2 ? "n/a (1 seed)" : "n/a (no spread)";
 }
 
+// The command line's test of a row: a count claim's exact binomial test on the pooled counts, else Welch's p.
+static std::string test_text(const json& row) {
+  if (row.contains("statistics") && row["statistics"].value("test", "") == "binomial" && row["statistics"].contains("p")) {
+    const json& s = row["statistics"];
+    std::ostringstream p;
+    p << "exact binomial p = " << std::setprecision(2) << s["p"].get<double>() << ", " << s["successes"].get<std::uint64_t>()
+      << " of " << s["trials"].get<std::uint64_t>() << " pooled";
+    return p.str();
+  }
+  return "Welch " + p_value_text(row);
+}
 
 std::vector<ReproductionVariant> selected_variants(const Reproduction& r, const std::vector<std::string>& names) {
   std::vector<ReproductionVariant> all = r.variants;
@@ -701,7 +708,7 @@ std::string summary_table_text(const json& summary, const Reproduction& r) {
                        : arm;
         };
         out << "  " << side("treatment", r.treatment) << " - " << side("baseline", r.baseline) << " " << d.str()
-            << " (Welch " << p_value_text(row) << ")";
+            << " (" << test_text(row) << ")";
         if (row.contains("verdict")) out << " " << row["verdict"].get<std::string>();
       }
       out << "\n";
