@@ -31,6 +31,7 @@ json to_json(const th::ClaimResult& r) {
   if (!r.corrected_form.empty()) j["corrected_form"] = r.corrected_form;
   if (!r.witness.empty()) j["witness"] = r.witness;
   if (!r.note.empty()) j["note"] = r.note;
+  if (!r.measured.empty()) j["measured"] = r.measured;
   if (r.margin) j["margin"] = std::isfinite(*r.margin) ? json(*r.margin) : json(*r.margin > 0 ? "inf" : "-inf");
   if (!r.margin_of.empty()) j["margin_of"] = r.margin_of;
   if (r.control)

@@ -27,6 +27,7 @@ EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::Matr
   EpsEvaluation e;
   e.dcost_dD = Eigen::MatrixXd::Zero(n, n);
   e.dcost_dbeta = Eigen::VectorXd::Zero(n);
+  e.anchor_cost = Eigen::VectorXd::Zero(n);
   const double a = c.alpha;
   const auto nt = static_cast<std::size_t>(t);
   std::vector<double> prefix(nt), ac(nt), s_after(nt);
@@ -36,6 +37,7 @@ EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::Matr
     for (std::size_t r = 0; r < order.size(); ++r) rank[std::size_t(order[r])] = int(r);
     std::fill(prefix.begin(), prefix.end(), 1.0);
     const auto& pii = pi[std::size_t(i)];
+    const double cost_before = e.cost;
     for (std::size_t r = 0; r < order.size(); ++r) {
       const int j = order[r];
       const auto& pij = pi[std::size_t(j)];
@@ -77,9 +79,11 @@ EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::Matr
       }
       for (int cl = 0; cl < t; ++cl) prefix[std::size_t(cl)] *= 1 - pij[std::size_t(cl)];
     }
+    e.anchor_cost(i) = e.cost - cost_before;
   }
   const double s = c.objective == Objective::triplet ? 1.0 / (double(n) * n * n) : 1.0 / (double(n) * n);
   e.cost *= s;
+  e.anchor_cost *= s;
   e.dcost_dD *= s;
   e.dcost_dbeta *= s;
   return e;
@@ -197,16 +201,59 @@ int claim4_threshold_offset(const NoisyLabelModel& m, int t_rank) {
   return first;
 }
 
-int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max) {
+MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D) {
+  if (c.objective != Objective::margin) throw theory::domain_error("optimal betas need the margin objective");
+  const int n = c.model.n;
+  if (D.rows() != n || D.cols() != n) throw theory::domain_error("the distance matrix must be n x n");
+  std::vector<double> kinks;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (j != i) kinks.insert(kinks.end(), {D(i, j) - c.alpha, D(i, j) + c.alpha});
+  std::sort(kinks.begin(), kinks.end());
+  kinks.erase(std::unique(kinks.begin(), kinks.end()), kinks.end());
+  MarginBetaOptimum best;
+  best.beta = Eigen::VectorXd::Constant(n, kinks.front());
+  Eigen::VectorXd best_cost = expected_eps_objective(c, D, best.beta).anchor_cost;
+  for (std::size_t k = 1; k < kinks.size(); ++k) {
+    const auto e = expected_eps_objective(c, D, Eigen::VectorXd::Constant(n, kinks[k]));
+    for (int i = 0; i < n; ++i)
+      if (e.anchor_cost(i) < best_cost(i)) {
+        best_cost(i) = e.anchor_cost(i);
+        best.beta(i) = kinks[k];
+      }
+  }
+  best.cost = best_cost.sum();
+  return best;
+}
+
+Claim2Sides claim2_sides(int n, int t, double p, double alpha, MarginBeta beta) {
+  ObjectiveConfig c;
+  c.objective = Objective::margin;
+  c.model = {n, t, p, Triples::distinct};
+  c.alpha = alpha;
+  const auto d1 = f1_distances(c.model, alpha), d2 = f2_distances(c.model, alpha);
+  if (beta == MarginBeta::optimised) return {optimal_margin_betas(c, d1).cost, optimal_margin_betas(c, d2).cost};
+  const Eigen::VectorXd b = Eigen::VectorXd::Constant(n, alpha);
+  return {expected_eps_objective(c, d1, b).cost, expected_eps_objective(c, d2, b).cost};
+}
+
+int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max, MarginBeta beta) {
   int first_good = -1;
   for (int n = 2 * t; n <= n_max; n += 2 * t) {
-    ObjectiveConfig c;
-    c.objective = o;
-    c.model = {n, t, p, Triples::distinct};
-    c.alpha = alpha;
-    const Eigen::VectorXd beta = Eigen::VectorXd::Constant(n, alpha);
-    const double v1 = expected_eps_objective(c, f1_distances(c.model, alpha), beta).cost;
-    const double v2 = expected_eps_objective(c, f2_distances(c.model, alpha), beta).cost;
+    double v1 = 0, v2 = 0;
+    if (o == Objective::margin) {
+      const auto s = claim2_sides(n, t, p, alpha, beta);
+      v1 = s.f1;
+      v2 = s.f2;
+    } else {
+      ObjectiveConfig c;
+      c.objective = o;
+      c.model = {n, t, p, Triples::distinct};
+      c.alpha = alpha;
+      const Eigen::VectorXd b = Eigen::VectorXd::Constant(n, alpha);
+      v1 = expected_eps_objective(c, f1_distances(c.model, alpha), b).cost;
+      v2 = expected_eps_objective(c, f2_distances(c.model, alpha), b).cost;
+    }
     if (v2 < v1) {
       if (first_good < 0) first_good = n;
     } else {

@@ -70,6 +70,18 @@ TEST_CASE("claims table: one row per claim with its measured error, escaped cell
   CHECK(claims_table_row(md2, "b-eq2") == claims_table_row(md, "b-eq2"));
 }
 
+// Issue 32: a row whose measure is a fraction or a minimizer's margin carries its own "measured" text, shown in place of
+// "error ... (tol ...)"; a row without it keeps the error form (negative control: the same row without the key).
+TEST_CASE("claims table: a row's own measured text replaces the error form", "[report]") {
+  json j = hand_made_claims();
+  j["claims"][2]["measured"] = "smallest fraction 0.578 > 0.5";
+  const std::string md = ex::claims_table_markdown(ex::claim_rows_from_claims_json(j));
+  CHECK(claims_table_row(md, "c-thm1") == "| `c-thm1` | LCC | Thm 1 | - | collapse | smallest fraction 0.578 > 0.5 (3 samples) "
+                                "| - | **refuted** |");
+  CHECK_THAT(claims_table_row(ex::claims_table_markdown(ex::claim_rows_from_claims_json(hand_made_claims())), "c-thm1"),
+             Catch::Contains("error inf (tol 1.0e-06, 3 samples)"));
+}
+
 TEST_CASE("claims table: the verdict counts line counts each verdict, in alphabetical order", "[report]") {
   const auto rows = ex::claim_rows_from_claims_json(hand_made_claims());
   CHECK(ex::verdict_counts_text(rows) == "4 claims: 1 erratum; 1 refuted; 2 verified;");

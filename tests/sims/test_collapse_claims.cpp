@@ -22,6 +22,7 @@ TEST_CASE("claims table of LCC: the pinned verdicts of Sec 4.1, Thm 1, Thm 2, Ap
       {"lcc-thm2-proof-pair-probability", theory::Verdict::erratum},
       {"lcc-claim1", theory::Verdict::verified},
       {"lcc-claim2", theory::Verdict::verified},
+      {"lcc-claim2-beta-optimised", theory::Verdict::refuted},
       {"lcc-claim3", theory::Verdict::verified},
       {"lcc-claim4", theory::Verdict::verified},
   };
@@ -52,6 +53,7 @@ TEST_CASE("claims table of LCC: pinned negative controls and the margins of refu
       {"lcc-thm2-proof-pair-probability", "corrected form with the factor (t - 1) dropped"},
       {"lcc-claim1", "n/a"},
       {"lcc-claim2", "n/a"},
+      {"lcc-claim2-beta-optimised", "n/a"},
       {"lcc-claim3", "n/a"},
       {"lcc-claim4", "n/a"},
   };

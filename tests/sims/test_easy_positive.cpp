@@ -89,6 +89,49 @@ TEST_CASE("Claims 1-2: the collapsed f1 is not a minimizer of the EPS objectives
         expected_eps_objective(c, f1_distances(c.model, 0.2), beta).cost);
 }
 
+// [LCC] App. B Claim 2 leaves beta free (its proof keeps beta_{x_i} symbolic). With every anchor's beta at its optimum
+// the negative terms switch off (beta ~ -alpha) and f2 no longer beats f1. The reference values come from an own
+// recomputation in the audit of issue 32 (sims/scopes/LCC.json, lcc-claim2): t = 2, p = 0.7, n = 48 gives f1 0.008334
+// vs f2 0.008346 with optimal betas, 0.1385 vs 0.1280 at beta = alpha (4 digits printed: tolerance 5e-7 and 5e-5).
+TEST_CASE("Claim 2 with beta optimised per anchor: f2 is not below f1 at any n <= 96 [LCC App B Claim 2]",
+          "[sims][LCC Claim 2]") {
+  const auto opt = claim2_sides(48, 2, 0.7, 0.2, MarginBeta::optimised);
+  CHECK_THAT(opt.f1, WithinAbs(0.008334, 5e-7));
+  CHECK_THAT(opt.f2, WithinAbs(0.008346, 5e-7));
+  const auto fixed = claim2_sides(48, 2, 0.7, 0.2, MarginBeta::alpha);
+  CHECK_THAT(fixed.f1, WithinAbs(0.1385, 5e-5));
+  CHECK_THAT(fixed.f2, WithinAbs(0.1280, 5e-5));
+  for (int t : {2, 3})
+    for (double p : {0.55, 0.7, 0.9}) {
+      INFO("t=" << t << " p=" << p);
+      CHECK(claim_threshold_n(Objective::margin, t, p, 0.2, 96, MarginBeta::optimised) == -1);
+      // negative control: the same search with beta held at alpha finds an M (the check can say "exists")
+      CHECK(claim_threshold_n(Objective::margin, t, p, 0.2, 96, MarginBeta::alpha) > 0);
+    }
+}
+
+// The optimum over the kinks is exact: it is the objective at the betas it returns, and no common beta of a fine grid
+// (step 1e-3 over [-1, 3], past every kink of squared distances <= 2) does better on any anchor of random distances.
+TEST_CASE("optimal margin betas: the kink search is the exact per-anchor minimum [LCC App B Claim 2]",
+          "[sims][LCC Claim 2]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  const auto c = config(Objective::margin, 8, 2, 0.7);
+  const Eigen::MatrixXd D = random_distances(8, rng);
+  const auto best = optimal_margin_betas(c, D);
+  CHECK_THAT(expected_eps_objective(c, D, best.beta).cost, WithinAbs(best.cost, 1e-15));
+  Eigen::VectorXd grid_best = Eigen::VectorXd::Constant(8, 1e300);  // per anchor
+  for (int k = -1000; k <= 3000; ++k) {
+    const auto e = expected_eps_objective(c, D, Eigen::VectorXd::Constant(8, k * 1e-3));
+    grid_best = grid_best.cwiseMin(e.anchor_cost);
+  }
+  CHECK(grid_best.sum() >= best.cost - 1e-15);  // rounding of sums of terms of size <= 1
+  CHECK(grid_best.sum() < best.cost + 1e-3);   // within the grid's step: each anchor's slope in beta is below 1
+  // negative control: beta held at alpha is not the optimum on these distances
+  CHECK(expected_eps_objective(c, D, Eigen::VectorXd::Constant(8, 0.2)).cost > best.cost + 1e-6);
+  CHECK_THROWS_WITH(optimal_margin_betas(config(Objective::triplet, 8, 2, 0.7), D),
+                    Catch::Contains("margin objective"));
+}
+
 TEST_CASE("negative control: without EPS the collapsed f1 beats f2 at every n (Theorem 1's direction) "
           "[LCC Thm 1] [LCC App B Claim 1]", "[sims][LCC Claim 1][negative-control]") {
   for (int n : {12, 24, 48}) {

@@ -7,14 +7,13 @@ using namespace dmlbench::theory;
 using dmlbench::test::find;
 using Catch::Matchers::WithinAbs;
 
-TEST_CASE("Delta S and entanglement totals: closed forms equal explicit vectors, gamma measured [XHN eqs 9-12]",
-          "[theory][XHN eq 9][XHN eq 11]") {
-  const auto rs = check_delta_and_entanglement(dmlbench::test::seeded_samples());
-  REQUIRE(rs.size() == 6);
+TEST_CASE("Delta S: closed forms equal explicit vectors, gamma measured [XHN eqs 9-10]", "[theory][XHN eq 9]") {
+  const auto rs = check_similarity_deltas(dmlbench::test::seeded_samples());
+  REQUIRE(rs.size() == 3);
   for (const auto& r : rs) {
     INFO(r.id << " max error " << r.max_error << " witness " << r.witness);
     CHECK(r.verdict == Verdict::verified);
-    CHECK(r.samples > 400);  // eqs 11-12 keep the triplets with S_ap S_an >= 0, about half
+    CHECK(r.samples > 800);  // every sample (3 dimensions x (100 random + 196 edge cases)): no restriction on S
   }
 }
 

@@ -31,8 +31,11 @@ static ClaimRow claim_row_from_claim(const json& c) {
   r.statement = c["statement"];
   r.verdict = c["verdict"];
   std::ostringstream m;
-  m << "error " << sci1(c.value("max_error", json())) << " (tol " << sci1(c.value("tolerance", json())) << ", "
-    << c.value("samples", 0) << " samples)";
+  if (c.contains("measured"))  // a row whose measure is not an error against a tolerance says what it measured
+    m << str_or(c, "measured") << " (" << c.value("samples", 0) << " samples)";
+  else
+    m << "error " << sci1(c.value("max_error", json())) << " (tol " << sci1(c.value("tolerance", json())) << ", "
+      << c.value("samples", 0) << " samples)";
   if (c.contains("corrected_error")) m << "; corrected form " << sci1(c["corrected_error"]);
   // a refutation or an erratum: the signed margin by which its counterexample wins, and what it compares
   if (c.contains("margin") && (r.verdict == "refuted" || r.verdict == "erratum"))

@@ -23,6 +23,7 @@ struct EpsEvaluation {
   double cost = 0;
   Eigen::MatrixXd dcost_dD;
   Eigen::VectorXd dcost_dbeta;
+  Eigen::VectorXd anchor_cost;  // anchor i's share of cost (same scale; they sum to cost)
 };
 EpsEvaluation expected_eps_objective(const ObjectiveConfig& c, const Eigen::MatrixXd& D, const Eigen::VectorXd& beta);
 
@@ -35,9 +36,28 @@ double realized_eps_objective(const ObjectiveConfig& c, const Eigen::MatrixXd& D
 Eigen::MatrixXd f1_distances(const NoisyLabelModel& m, double alpha);
 Eigen::MatrixXd f2_distances(const NoisyLabelModel& m, double alpha);
 
+// E O_EPSmargin with every anchor's beta_i at its optimum. Exact: anchor i's share is convex and piecewise linear in
+// beta_i (non-negative weights on (D_ij - beta_i + alpha)_+ and (beta_i - D_ij + alpha)_+), so its minimum lies at
+// one of its kinks D_ij +- alpha, or beyond all of them where it is constant; every kink of every row is tried.
+struct MarginBetaOptimum {
+  double cost = 0;
+  Eigen::VectorXd beta;
+};
+MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D);
+
+// How Claims 1-2's comparison sets the margin loss's beta, which [LCC] App. B leaves free (the proof keeps
+// beta_{x_i} symbolic): alpha for every point, or per anchor at its optimum for each embedding.
+enum class MarginBeta { alpha, optimised };
+
 // Smallest n (a multiple of 2t, up to n_max) from which E O_EPS(f2) < E O_EPS(f1) holds for every larger n tried
-// (Claims 1-2's M); -1 if the inequality still fails at n_max. Betas: alpha for every point.
-int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max);
+// (Claims 1-2's M); -1 if the inequality still fails at n_max. Betas (margin only): as `beta` says.
+int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max, MarginBeta beta = MarginBeta::alpha);
+
+// The two sides of Claim 2 at one n: E O_EPSmargin of f1 and of f2, with the betas `beta` says.
+struct Claim2Sides {
+  double f1 = 0, f2 = 0;
+};
+Claim2Sides claim2_sides(int n, int t, double p, double alpha, MarginBeta beta);
 
 // Claims 3-4 of [LCC] App. B, for the anchor x_0 with the other points in index order (the proofs' "WLOG
 // D_{x1,x1} < D_{x1,x2} < ... "), ranks 1..n-1:

@@ -4,6 +4,7 @@
 
 #include "dmlbench/theory/spn_decomposition.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -37,6 +38,9 @@ struct ClaimResult {
   std::string corrected_form;
   std::string witness;    // an input on which the printed form fails
   std::string note;
+  // What was measured, where max_error is not an error against a tolerance (a fraction against a threshold, a
+  // minimizer's signed margin): the report shows this in place of "error ... (tol ...)". Generated from the values.
+  std::string measured;
   // Refuted and erratum rows: the signed amount by which the counterexample wins (positive: it wins), computed from
   // the values the check used, and what it compares ("candidate 0.045375 minus objective 0.0451736").
   std::optional<double> margin;
@@ -132,7 +136,7 @@ std::vector<ClaimResult> check_spn_decomposition(const std::vector<Sample>& s); 
 std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& s);  // [XHN eqs 4-6, 13-15, 29-34]
 std::vector<ClaimResult> check_similarity_updates(const std::vector<Sample>& s); // item 3
 std::vector<ClaimResult> check_norm_updates(const std::vector<Sample>& s);       // item 4
-std::vector<ClaimResult> check_delta_and_entanglement(const std::vector<Sample>& s);  // item 5
+std::vector<ClaimResult> check_similarity_deltas(const std::vector<Sample>& s);  // item 5, [XHN eqs 9-10]
 std::vector<ClaimResult> check_second_order_integration();                      // item 6 (b), (c)
 std::vector<ClaimResult> check_no_top_left_movement();                          // item 7
 std::vector<ClaimResult> check_vector_field_problems();
@@ -154,6 +158,7 @@ struct TopLeftCount {
   std::string first_witness;
   double first_margin = 0;   // min(-dS_ap^total, dS_an^total) at the first witness: how far it lies inside top-left
   std::size_t swapped = 0;   // down-right points: the quadrant test with S_ap and S_an swapped (a negative control)
+  double min_gamma = INFINITY;  // the smallest gamma with a top-left point
 };
 std::vector<TopLeftCount> count_top_left(const TopLeftGrid& g);
 
