@@ -134,6 +134,8 @@ ClaimResult claim_threshold_row(Objective o, MarginBeta beta) {
          << fmt(other.f2) << ")";
   }
   r.note = note.str();
+  r.measured = "cases (t, p) without an M up to n = " + std::to_string(kClaimNMax) + ": " +
+               std::to_string(int(r.max_error)) + " of " + std::to_string(r.samples);
   r.verdict = r.max_error == 0 ? Verdict::verified : Verdict::refuted;
   if (r.verdict == Verdict::refuted) {
     r.witness = r.note;

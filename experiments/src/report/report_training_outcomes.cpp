@@ -56,7 +56,7 @@ std::string training_statistics_text(const json& s, PAdjustment method) {
     << "); p = " << p_text(s["p"]);
   if (counts)
     o << " (exact binomial, " << s["successes"].get<std::uint64_t>() << " of " << s["trials"].get<std::uint64_t>()
-      << " pooled over " << s["runs"].get<std::size_t>() << " runs)";
+      << " pooled over " << s["runs"].get<std::size_t>() << (s["runs"].get<std::size_t>() == 1 ? " run)" : " runs)");
   if (s.contains("p_adjusted")) o << "; adjusted p = " << p_text(s["p_adjusted"]) << " (" << method_text(method) << ")";
   o << "; delta " << fixed1(s.value("smallest_effect", 0.0)) << ", TOST p = " << p_text(s.value("p_tost", json()));
   const std::string pos = s.value("paper_position", "none");

@@ -52,7 +52,7 @@ void decide(json& s, double p_decision) {
   std::ostringstream why;
   const std::string pooled = std::to_string(s.at("successes").get<std::uint64_t>()) + " of " +
                              std::to_string(s.at("trials").get<std::uint64_t>()) + " pooled over " +
-                             std::to_string(s.at("runs").get<std::size_t>()) + " runs";
+                             std::to_string(s.at("runs").get<std::size_t>()) + (s.at("runs").get<std::size_t>() == 1 ? " run" : " runs");
   s["p_decision"] = p_decision;
   if (p_decision < alpha && diff != 0) {
     const bool holds = (diff > 0) == (sign > 0);
