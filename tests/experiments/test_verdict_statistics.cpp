@@ -354,6 +354,11 @@ TEST_CASE("a count claim on pooled counts takes the four outcomes (the [XHN] Fig
   CHECK_THAT(none["difference"].get<double>(), WithinAbs(-1.0, arithmetic_tol));
   CHECK_THAT(none["ci_high"].get<double>(),
              WithinAbs(100 * clopper_pearson_interval(0, 5000).high - 1, arithmetic_tol));
+  CHECK(pooled_counts_text(none) == "0 of 5000 pooled over 3 runs");
+  CHECK_THAT(none["outcome_reason"].get<std::string>(), Catch::Contains("0 of 5000 pooled over 3 runs"));
+  auto one_run = count_sides(0, 5000, 1, 1, -1);
+  one_run.runs = 1;
+  CHECK(pooled_counts_text(count_claim_statistics(one_run)) == "0 of 5000 pooled over 1 run");
   // negative control: the same count where the paper says "above" is a refutation
   CHECK(count_claim_statistics(count_sides(0, 5000, 1, 1, +1))["outcome"] == "refuted");
   // 4% against "under 1%": refuted

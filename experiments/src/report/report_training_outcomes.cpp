@@ -2,10 +2,10 @@
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/count_claim_statistics.hpp"
 #include "dmlbench/experiments/report_text.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -55,8 +55,7 @@ std::string training_statistics_text(const json& s, PAdjustment method) {
     << "] (" << std::lround((1 - s.value("alpha", 0.05)) * 100) << (counts ? "% Clopper-Pearson CI" : "% CI")
     << "); p = " << p_text(s["p"]);
   if (counts)
-    o << " (exact binomial, " << s["successes"].get<std::uint64_t>() << " of " << s["trials"].get<std::uint64_t>()
-      << " pooled over " << s["runs"].get<std::size_t>() << (s["runs"].get<std::size_t>() == 1 ? " run)" : " runs)");
+    o << " (exact binomial, " << pooled_counts_text(s) << ")";
   if (s.contains("p_adjusted")) o << "; adjusted p = " << p_text(s["p_adjusted"]) << " (" << method_text(method) << ")";
   o << "; delta " << fixed1(s.value("smallest_effect", 0.0)) << ", TOST p = " << p_text(s.value("p_tost", json()));
   const std::string pos = s.value("paper_position", "none");

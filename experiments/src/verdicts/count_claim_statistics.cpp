@@ -50,9 +50,7 @@ void decide(json& s, double p_decision) {
   const double alpha = s.at("alpha").get<double>(), diff = s.at("difference").get<double>();
   const int sign = s.at("paper_sign").get<int>();
   std::ostringstream why;
-  const std::string pooled = std::to_string(s.at("successes").get<std::uint64_t>()) + " of " +
-                             std::to_string(s.at("trials").get<std::uint64_t>()) + " pooled over " +
-                             std::to_string(s.at("runs").get<std::size_t>()) + (s.at("runs").get<std::size_t>() == 1 ? " run" : " runs");
+  const std::string pooled = pooled_counts_text(s);
   s["p_decision"] = p_decision;
   if (p_decision < alpha && diff != 0) {
     const bool holds = (diff > 0) == (sign > 0);
@@ -73,6 +71,13 @@ void decide(json& s, double p_decision) {
 }
 
 }  // namespace
+
+std::string pooled_counts_text(const json& s) {
+  const auto runs = s.at("runs").get<std::size_t>();
+  return std::to_string(s.at("successes").get<std::uint64_t>()) + " of " +
+         std::to_string(s.at("trials").get<std::uint64_t>()) + " pooled over " + std::to_string(runs) +
+         (runs == 1 ? " run" : " runs");
+}
 
 json count_claim_statistics(const CountSides& in) {
   check_sides(in);

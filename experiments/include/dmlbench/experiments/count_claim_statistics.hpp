@@ -30,6 +30,10 @@ struct CountSides {
 // <= 0, paper_sign other than +-1, alpha outside (0, 1) or delta < 0.
 nlohmann::ordered_json count_claim_statistics(const CountSides& sides);
 
+// "3 of 4210 pooled over 5 runs": the counts of a count claim's statistics, as the reason, the report and the
+// command line write them.
+std::string pooled_counts_text(const nlohmann::ordered_json& statistics);
+
 // The same object decided at `p_adjusted`: "p_adjusted" and "p_decision" set, outcome and reason recomputed.
 nlohmann::ordered_json count_claim_statistics_adjusted(const nlohmann::ordered_json& statistics, double p_adjusted);
 
