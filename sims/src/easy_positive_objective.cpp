@@ -226,9 +226,11 @@ MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::Ma
   return best;
 }
 
-Claim2Sides claim2_sides(int n, int t, double p, double alpha, MarginBeta beta) {
+// E O of the collapsed f1 and the two-modality f2 under objective o, every beta = alpha or (margin only) each
+// anchor's optimal beta.
+static Claim2Sides collapse_pair_costs(Objective o, int n, int t, double p, double alpha, MarginBeta beta) {
   ObjectiveConfig c;
-  c.objective = Objective::margin;
+  c.objective = o;
   c.model = {n, t, p, Triples::distinct};
   c.alpha = alpha;
   const auto d1 = f1_distances(c.model, alpha), d2 = f2_distances(c.model, alpha);
@@ -237,23 +239,14 @@ Claim2Sides claim2_sides(int n, int t, double p, double alpha, MarginBeta beta) 
   return {expected_eps_objective(c, d1, b).cost, expected_eps_objective(c, d2, b).cost};
 }
 
+Claim2Sides claim2_sides(int n, int t, double p, double alpha, MarginBeta beta) {
+  return collapse_pair_costs(Objective::margin, n, t, p, alpha, beta);
+}
+
 int claim_threshold_n(Objective o, int t, double p, double alpha, int n_max, MarginBeta beta) {
   int first_good = -1;
   for (int n = 2 * t; n <= n_max; n += 2 * t) {
-    double v1 = 0, v2 = 0;
-    if (o == Objective::margin) {
-      const auto s = claim2_sides(n, t, p, alpha, beta);
-      v1 = s.f1;
-      v2 = s.f2;
-    } else {
-      ObjectiveConfig c;
-      c.objective = o;
-      c.model = {n, t, p, Triples::distinct};
-      c.alpha = alpha;
-      const Eigen::VectorXd b = Eigen::VectorXd::Constant(n, alpha);
-      v1 = expected_eps_objective(c, f1_distances(c.model, alpha), b).cost;
-      v2 = expected_eps_objective(c, f2_distances(c.model, alpha), b).cost;
-    }
+    const auto [v1, v2] = collapse_pair_costs(o, n, t, p, alpha, beta);
     if (v2 < v1) {
       if (first_good < 0) first_good = n;
     } else {
