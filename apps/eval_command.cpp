@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -26,12 +28,38 @@ struct EvalRequest {
   std::string embeddings, labels, query_embeddings, query_labels, out, metric = "cosine", device = "auto";
   std::vector<std::string> levels;
   std::vector<int> ks = {1, 2, 4, 8};
-  int nmi_plus_factor = 10;
+  int nmi_plus_factor = -1;  // -1: kDefaultNmiPlusFactor up to kNmiPlusDefaultRows rows, else none
   std::uint64_t kmeans_seed = 0;
   bool no_nmi = false;
   int threads = 0, kmeans_iterations = 100;
   std::int64_t query_block = 0, gallery_tile = 0;
 };
+
+constexpr int kDefaultNmiPlusFactor = 10;
+// Above this many rows NMI+ is off unless asked for: k-means with 10 x classes clusters (10,000 for 1,000 classes) costs
+// 2 N k d flops per Lloyd iteration and k passes of k-means++ bookkeeping (at 300,000 x 128 about 8 TFLOP per
+// iteration: minutes per iteration on 2 cores).
+constexpr std::int64_t kNmiPlusDefaultRows = 100000;
+
+// Progress on stderr: the search's queries every 10 s with an ETA, and each k-means as it starts.
+std::function<void(const std::string&, std::int64_t, std::int64_t)> stderr_progress() {
+  using Clock = std::chrono::steady_clock;
+  auto start = std::make_shared<Clock::time_point>(Clock::now());
+  auto last = std::make_shared<Clock::time_point>(Clock::now());
+  return [start, last](const std::string& stage, std::int64_t done, std::int64_t total) {
+    const auto now = Clock::now();
+    if (stage != "search") {
+      std::cerr << "[eval] " << stage << " ..." << std::endl;
+      return;
+    }
+    if (done < total && now - *last < std::chrono::seconds(10)) return;
+    *last = now;
+    const double el = std::chrono::duration<double>(now - *start).count();
+    std::cerr << "[eval] search: " << done << "/" << total << " queries, " << std::fixed << std::setprecision(0) << el
+              << " s, ETA " << (done > 0 ? el / double(done) * double(total - done) : 0.0) << " s" << std::endl;
+    std::cerr.unsetf(std::ios::floatfield);
+  };
+}
 
 std::string join(const std::vector<std::string>& v) {
   std::string s;
@@ -66,7 +94,7 @@ RetrievalOptions retrieval_options(const EvalRequest& q) {
   RetrievalOptions o;
   o.ks = q.ks;
   o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;
-  o.nmi_plus_factor = q.nmi_plus_factor;
+  o.nmi_plus_factor = q.nmi_plus_factor < 0 ? kDefaultNmiPlusFactor : q.nmi_plus_factor;
   o.kmeans_seed = q.kmeans_seed;
   o.kmeans_iterations = q.kmeans_iterations;
   if (q.query_block < 0 || q.gallery_tile < 0)
@@ -74,7 +102,7 @@ RetrievalOptions retrieval_options(const EvalRequest& q) {
   o.block = q.query_block;
   o.gallery_tile = q.gallery_tile;
   o.clustering = !q.no_nmi;
-  if (q.nmi_plus_factor < 0) throw std::invalid_argument("--nmi-plus-factor must be >= 0 (0: no NMI+)");
+  o.progress = stderr_progress();
   return o;
 }
 
@@ -140,7 +168,11 @@ json eval_cost(const RetrievalReport& report) {
   json kmeans_cost = json::array();
   for (const auto& [k, c] : report.clustering_cost)
     kmeans_cost.push_back({{"k", k},
+                           {"seeding", c.seeding},
+                           {"candidates", c.candidates},
+                           {"seeding_rows_read", c.rows_read},
                            {"iterations", c.iterations},
+                           {"converged", c.converged},
                            {"seeding_seconds", c.seeding_seconds},
                            {"seconds_per_iteration", c.seconds_per_iteration},
                            {"gflop_per_iteration", c.flops_per_iteration / 1e9}});
@@ -171,7 +203,8 @@ void print_eval_summary(const RetrievalReport& report, const json& cost) {
             << " GFLOP/s counting 2 x queries x gallery x dims; GEMM " << st.gemm_seconds << " s, selection "
             << st.select_seconds << " s); " << describe_blas() << "\n";
   for (const auto& [k, c] : report.clustering_cost)
-    std::cerr << "k-means k = " << k << ": seeding " << c.seeding_seconds << " s, " << c.iterations << " iterations of "
+    std::cerr << "k-means k = " << k << ": " << c.seeding << " seeding " << c.seeding_seconds << " s, " << c.iterations
+              << (c.converged ? " iterations (converged)" : " iterations (the cap)") << " of "
               << c.seconds_per_iteration << " s (" << c.flops_per_iteration / 1e9 << " GFLOP each)\n";
 }
 
@@ -184,13 +217,21 @@ void run_eval(const EvalRequest& q) {
   if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
   // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
   set_compute_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
-  const RetrievalOptions o = retrieval_options(q);
+  RetrievalOptions o = retrieval_options(q);
   // read and check every input before any work, and write nothing until everything succeeded
   EvalInputs in = read_eval_inputs(q);
+  if (q.nmi_plus_factor < 0 && !q.no_nmi && !in.separate && in.gallery.rows > kNmiPlusDefaultRows) {
+    o.nmi_plus_factor = 0;
+    std::cerr << "[eval] NMI+ off by default above " << kNmiPlusDefaultRows << " rows (" << in.gallery.rows
+              << " here): k-means into " << kDefaultNmiPlusFactor << " x the classes costs 2 N k d flops per "
+              << "iteration; --nmi-plus-factor " << kDefaultNmiPlusFactor << " runs it" << std::endl;
+  }
   const auto report = in.separate ? retrieval_report(to_tensor(in.queries, device), in.query_levels,
                                                      to_tensor(in.gallery, device), in.gallery_levels, o)
                                   : retrieval_report(to_tensor(in.gallery, device), in.gallery_levels, o);
-  const json config = eval_config(q, in, device), cost = eval_cost(report);
+  EvalRequest resolved = q;  // the config states the NMI+ factor that ran
+  resolved.nmi_plus_factor = o.nmi_plus_factor;
+  const json config = eval_config(resolved, in, device), cost = eval_cost(report);
   // the result first (the same bytes for the same inputs), then what it cost on this machine
   const json out = {{"config", config}, {"git_revision", DMLBENCH_GIT_REV}, {"result", report}, {"cost", cost}};
   if (q.out.empty()) {
@@ -216,8 +257,9 @@ void add_eval_command(CLI::App& app) {
   sub->add_option("--level", q->levels, "label levels to evaluate (default: all of the label file)");
   sub->add_option("--k", q->ks, "K of Recall@K")->capture_default_str();
   sub->add_option("--metric", q->metric, "cosine | euclidean")->capture_default_str();
-  sub->add_option("--nmi-plus-factor", q->nmi_plus_factor, "NMI+ clusters into this many x the classes (0: none)")
-      ->capture_default_str();
+  sub->add_option("--nmi-plus-factor", q->nmi_plus_factor,
+                  "NMI+ clusters into this many x the classes (0: none; default 10 up to 100,000 rows, none above)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--kmeans-seed", q->kmeans_seed, "seed of the k-means++ seeding")->capture_default_str();
   sub->add_option("--kmeans-iterations", q->kmeans_iterations, "at most this many Lloyd iterations")
       ->capture_default_str();

@@ -1,4 +1,5 @@
 // dmlbench: theory checks, simulations and training runs for deep metric learning (see README.md).
+#include "blas_kernel_choice.hpp"
 #include "commands.hpp"
 
 
@@ -6,6 +7,7 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
+  dmlbench::app::use_openblas_kernels_for_this_cpu(argv);
   CLI::App app{"dmlbench: a theory-verification and numerical test bench for deep metric learning"};
   app.set_version_flag("--version", std::string("dmlbench ") + DMLBENCH_VERSION + " (" + DMLBENCH_GIT_REV + ")");
   app.require_subcommand(1);

@@ -2,6 +2,8 @@
 // (all float32 arithmetic exact, so ties are exact), for both backends, both distances, awkward tile and block sizes
 // and per-query list lengths; the two backends against each other on random floats; the memory bound; bad input.
 #include "dmlbench/experiments/exact_knn.hpp"
+#include "dmlbench/experiments/nmi.hpp"
+#include "dmlbench/experiments/phase_clock.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 
 #include <catch2/catch.hpp>
@@ -167,19 +169,89 @@ TEST_CASE("exact_knn rejects bad input with a clear error", "[experiments][metri
   CHECK_THROWS_WITH(exact_knn(x.to(torch::kFloat64), x.to(torch::kFloat64), o, one, none), Contains("float32"));
 }
 
-// k-means on slices of float32 rows (the path of large N) gives the assignment of the float64 copy (small N), and its
-// cost is reported.
-TEST_CASE("k-means in float64 slices equals k-means on one float64 copy, with its cost per iteration",
+// The assignment step in blocks of rows (large N) gives the assignment of one block, and its cost is reported.
+TEST_CASE("k-means in blocks of rows equals k-means in one block, with its cost per iteration",
           "[experiments][metrics][knn]") {
   torch::manual_seed(Catch::rngSeed());
   const auto x = torch::randn({3000, 16});
-  KMeansStats whole, sliced;
-  const auto a = kmeans(x, 20, 5, 100, &whole);
-  const auto b = kmeans(x, 20, 5, 100, &sliced, /*float64_copy_bytes=*/0);
+  KMeansStats whole, blocked;
+  KMeansOptions one, small;
+  one.block_bytes = std::int64_t(1) << 30;
+  small.block_bytes = 4 * 20 * 7;  // 7 rows per block
+  const auto a = kmeans(x, 20, 5, one, &whole);
+  const auto b = kmeans(x, 20, 5, small, &blocked);
   CHECK(a == b);
-  CHECK(whole.iterations == sliced.iterations);
+  CHECK(whole.iterations == blocked.iterations);
   CHECK(whole.iterations >= 2);
-  CHECK(sliced.flops_per_iteration == 2.0 * 3000 * 20 * 16);
-  CHECK(sliced.seconds_per_iteration > 0);
+  CHECK(whole.seeding == "k-means++");
+  CHECK(blocked.flops_per_iteration == 2.0 * 3000 * 20 * 16);
+  CHECK(blocked.seconds_per_iteration > 0);
   CHECK(kmeans(x, 20, 6, 100) != a);  // negative control: another seed, another clustering
+}
+
+// [Arthur and Vassilvitskii 2007] k-means++ with the triangle-inequality pruning draws the same centres as with a pass
+// over every row (the same D^2 bits), reading fewer rows; clustered points, so that the pruning has work to skip.
+TEST_CASE("k-means++ seeding pruned by the triangle inequality equals the full pass and reads fewer rows",
+          "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto centres = torch::randn({40, 8}) * 6;
+  const auto x = centres.index({torch::randint(40, {4000})}) + torch::randn({4000, 8});
+  KMeansOptions pruned, full;
+  full.prune_seeding = false;
+  KMeansStats sp, sf;
+  const auto a = kmeans(x, 40, 3, pruned, &sp);
+  const auto b = kmeans(x, 40, 3, full, &sf);
+  CHECK(a == b);
+  CHECK(sf.rows_read == 4000 * 40);
+  CHECK(sp.rows_read < sf.rows_read / 2);
+  CHECK(sp.iterations == sf.iterations);
+  // awkward points: duplicated rows (D^2 = 0 for several rows at once) and k = N
+  const auto dup = torch::cat({x.slice(0, 0, 50), x.slice(0, 0, 50)});
+  CHECK(kmeans(dup, 60, 1, pruned) == kmeans(dup, 60, 1, full));
+  CHECK(kmeans(x.slice(0, 0, 30), 30, 2, pruned) == kmeans(x.slice(0, 0, 30), 30, 2, full));
+}
+
+// [Bahmani et al. 2012] k-means|| where N k d is over the budget: it recovers well-separated clusters as k-means++
+// does, and says which seeding ran; an option out of range is an error.
+TEST_CASE("k-means|| seeding above the budget recovers separated clusters; bad options are refused",
+          "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto centres = torch::randn({10, 4}) * 50;
+  const auto y = torch::randint(10, {2000});
+  const auto x = centres.index({y}) + torch::randn({2000, 4});
+  KMeansOptions o;
+  o.exact_seeding_budget = 1;  // every N k d is above it
+  KMeansStats st;
+  const auto c = kmeans(x, 10, 4, o, &st);
+  CHECK(st.seeding.rfind("k-means||", 0) == 0);
+  CHECK(st.candidates >= 10);
+  std::vector<int> labels(y.data_ptr<std::int64_t>(), y.data_ptr<std::int64_t>() + 2000);
+  CHECK(normalized_mutual_information(c, labels) > 0.95);
+  CHECK(normalized_mutual_information(kmeans(x, 10, 4), labels) > 0.95);
+  // negative control: two clusters for ten groups cannot recover them
+  CHECK(normalized_mutual_information(kmeans(x, 2, 4), labels) < 0.7);
+  KMeansOptions bad;
+  bad.parallel_rounds = 0;
+  CHECK_THROWS_WITH(kmeans(x, 10, 4, bad), Catch::Contains("rounds"));
+  bad = KMeansOptions{};
+  bad.iterations = 0;
+  CHECK_THROWS_WITH(kmeans(x, 10, 4, bad), Catch::Contains("iteration"));
+}
+
+// The profile's clock (issue 30): laps add up per phase in first-use order; a null clock times nothing.
+TEST_CASE("phase clock adds laps per phase in first-use order", "[experiments][metrics]") {
+  PhaseClock clock;
+  clock.add("forward", 1.5);
+  clock.add("backward", 2.0);
+  clock.add("forward", 0.25);
+  { PhaseClock::Lap lap(&clock, "eval"); }
+  { PhaseClock::Lap lap(nullptr, "nothing"); }
+  const auto j = clock.to_json();
+  std::vector<std::string> order;
+  for (const auto& [k, v] : j["seconds"].items()) order.push_back(k);
+  CHECK(order == std::vector<std::string>{"forward", "backward", "eval"});
+  CHECK(j["seconds"]["forward"].get<double>() == 1.75);  // 1.5 + 0.25, exact in binary
+  CHECK(j["seconds"]["eval"].get<double>() >= 0.0);
+  CHECK(j["timed"].get<double>() >= 3.75);
+  CHECK_FALSE(j["seconds"].contains("nothing"));
 }

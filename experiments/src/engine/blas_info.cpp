@@ -122,6 +122,9 @@ std::string describe_blas() {
   std::ostringstream o;
   o << "BLAS: " << b.name;
   if (!b.path.empty()) o << " (" << b.path << (b.config.empty() ? "" : "; " + b.config) << ")";
+  if (const char* was = std::getenv("DMLBENCH_OPENBLAS_CORE_FORCED"); was && std::getenv("OPENBLAS_CORETYPE"))
+    o << " [OPENBLAS_CORETYPE=" << std::getenv("OPENBLAS_CORETYPE") << " set by dmlbench: OpenBLAS's own choice on this "
+      << "CPU was " << was << "]";
   if (b.blas_threads) o << ", " << *b.blas_threads << " BLAS threads";
   o << ", " << b.torch_threads << " LibTorch intra-op threads";
   std::string also;

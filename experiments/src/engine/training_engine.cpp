@@ -4,6 +4,7 @@
 #include "dmlbench/experiments/training_engine.hpp"
 
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
+#include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "training_run.hpp"
 
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
 namespace dmlbench::experiments {
@@ -88,10 +90,12 @@ EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, i
   for (long k = 0; k < s.per_epoch; ++k) {
     if (c.schedule.max_steps >= 0 && p.steps >= c.schedule.max_steps) break;
     const auto ts = Clock::now();
+    std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "data");
     const auto batch = batches.stream ? batches.plan[std::size_t(k)] : batches.next();
     const auto x = (batches.stream ? batches.stream()
                                    : s.data.train.images(batch, true, c.seed * 2654435761ULL + std::uint64_t(p.steps)))
                        .to(s.device);
+    lap.reset();
     const auto r = train_step(c, s, p, batch, x, epoch);
     p.train_seconds += seconds_since(ts);
     sums.loss += r.loss;
@@ -120,15 +124,26 @@ EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, i
 void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int epoch, double mean_loss,
                std::optional<double> mean_active, const std::string& out_dir, std::ostream& log) {
   if (mean_active) p.active_by_epoch[std::to_string(epoch + 1)] = *mean_active;
-  s.loss->end_epoch({epoch + 1, [&] { return embed_set(*s.model, s.data.train, s.device, true); }, s.train_labels,
-                     s.train_level, out_dir, log});
-  if (c.eval.scatter) log_scatter(c, s, p, epoch);
+  {
+    PhaseClock::Lap lap(&p.clock, "epoch end (loss)");
+    s.loss->end_epoch({epoch + 1, [&] { return embed_set(*s.model, s.data.train, s.device, true); }, s.train_labels,
+                       s.train_level, out_dir, log});
+  }
+  if (c.eval.scatter) {
+    PhaseClock::Lap lap(&p.clock, "scatter log");
+    log_scatter(c, s, p, epoch);
+  }
   if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a): no NMI, no MAP@R
     json point = {{"epoch", epoch + 1}, {"step", p.steps}, {"loss", mean_loss}, {"eval", json::object()}};
     if (mean_active) point["active_triplets"] = *mean_active;
+    const bool last = epoch + 1 == c.schedule.epochs;
     for (const auto& name : c.eval.curve_sets.empty() ? eval_sets(c, s.data) : c.eval.curve_sets) {
       const auto& set = s.data.eval_set(name);
-      point["eval"][name] = evaluate_set(c, embed_set(*s.model, set, s.device, c.model.normalize), set, false, false);
+      std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "curve embedding");
+      const auto emb = embed_set(*s.model, set, s.device, c.model.normalize);
+      lap.reset();
+      point["eval"][name] = evaluate_set(c, emb, set, false, false, &p.clock, "curve ");
+      if (last) p.last_curve_embeddings[name] = emb;  // the final evaluation's rows (the same weights)
     }
     p.curve.push_back(point);
   }
@@ -137,16 +152,22 @@ void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int ep
 json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (o.out_dir.empty()) throw config_error("an output folder is required (--out)");
   const auto started = Clock::now();
+  // OpenBLAS's own pool as large as LibTorch's intra-op threads: its idle workers spin (sched_yield) beside the run's
+  // threads and, with two runs at a time on two cores, took a quarter of the CPU (issue 30's profile)
+  set_compute_threads(torch::get_num_threads());
   TrainingSetup s;
+  TrainingProgress p;
+  std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "setup");
   set_up_training(c, s);
   fs::create_directories(o.out_dir);
-  TrainingProgress p;
   if (o.resume && restore_checkpoint(c, s, p, o.out_dir))
     log << "[train] resumed " << o.out_dir << " after epoch " << p.epochs_done << "\n";
   const int first_epoch = p.epochs_done;
+  lap.emplace(&p.clock, "triplet accuracy");
   if (first_epoch == 0 && s.accuracy_set)
     p.triplet_accuracy_before = triplet_accuracy(embed_set(*s.model, *s.accuracy_set, s.device, c.model.normalize),
                                                  s.accuracy_triplets);
+  lap.reset();
   log << "[train] " << c.name << " seed " << c.seed << ": " << s.data.description << "; " << s.per_epoch
       << " steps per epoch of " << c.batch.classes << " x " << c.batch.per_class << "\n";
   for (int epoch = first_epoch; epoch < c.schedule.epochs; ++epoch) {
@@ -163,7 +184,9 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
         sums.active_steps > 0 ? std::optional<double>(sums.active / double(sums.active_steps)) : std::nullopt;
     end_epoch(c, s, p, epoch, mean_loss, mean_active, o.out_dir, log);
     p.epochs_done = epoch + 1;
+    lap.emplace(&p.clock, "checkpoint");
     save_checkpoint(c, s, p, o.out_dir);
+    lap.reset();
     const double el = seconds_since(started);
     log << "[train] " << c.name << " " << c.miner.name << " seed " << c.seed << ": epoch " << epoch + 1 << "/"
         << c.schedule.epochs << ", step " << p.steps << ", loss " << std::setprecision(4) << mean_loss << ", "

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <random>
 
 namespace dmlbench::experiments {
@@ -93,7 +94,7 @@ json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const L
 // kRetrievalTieRule); NMI is nmi_of_kmeans on the embeddings as the model gives them. A curve point (with_ranking
 // false) has Recall@K alone.
 json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi,
-                  bool with_ranking) {
+                  bool with_ranking, PhaseClock* clock, const std::string& phase_prefix) {
   const auto levels = levels_of(c, s);
   std::vector<int> ks;
   for (int k : c.eval.ks)
@@ -101,8 +102,10 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
   RetrievalOptions o = ranking_options(c);
   o.ks = ks.empty() ? std::vector<int>{1} : ks;
   o.ranking_metrics = with_ranking;
+  std::optional<PhaseClock::Lap> lap(std::in_place, clock, phase_prefix + "ranking");
   const auto report = s.size >= 2 && (with_ranking || !ks.empty()) ? retrieval_report(emb, label_levels_of(s, levels), o)
                                                                     : RetrievalReport{};
+  lap.reset();
   const auto& retrieval = report.levels;
   json out = json::object();
   for (std::size_t l = 0; l < levels.size(); ++l) {
@@ -123,7 +126,9 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
       const json lr = retrieval[l];
       for (const char* key : {"precision_at_1", "r_precision", "map_at_r", "queries_without_positive"}) r[key] = lr[key];
       // [XHN] Problem 1 measured directly: mean cosine similarity of all, same-class and other-class pairs
+      lap.emplace(clock, phase_prefix + "similarity spread");
       const auto spread = embedding_spread(emb, y);
+      lap.reset();
       auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
       r["similarity"] = {{"mean_all", num(spread.mean_all)}, {"mean_same_class", num(spread.mean_same_class)},
                          {"mean_other_class", num(spread.mean_other_class)}};
@@ -131,10 +136,13 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
     if (with_nmi) {
       const auto classes = std::get<0>(at::_unique(y)).size(0);
       r["classes"] = classes;
+      lap.emplace(clock, phase_prefix + "NMI");
       r["nmi"] = nmi_of_kmeans(emb, y, int(classes), c.seed);
       const auto kplus = classes * c.eval.nmi_plus_factor;
       r["nmi_plus_k"] = kplus;
+      lap.emplace(clock, phase_prefix + "NMI+");
       r["nmi_plus"] = kplus <= s.size ? json(nmi_of_kmeans(emb, y, int(kplus), c.seed)) : json(nullptr);
+      lap.reset();
     }
     out[levels[l]] = r;
   }

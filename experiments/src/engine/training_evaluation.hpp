@@ -2,6 +2,8 @@
 // level, the held-out triplet accuracy, and the [HTL] class tree of the final embeddings. Internal to experiments/.
 #pragma once
 
+#include "dmlbench/experiments/phase_clock.hpp"
+
 #include "dmlbench/experiments/batch_miner.hpp"
 #include "dmlbench/experiments/class_tree_margins.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
@@ -24,8 +26,10 @@ MinedTriplets fixed_triplets(const torch::Tensor& labels, std::uint64_t seed);
 double triplet_accuracy(const torch::Tensor& emb, const MinedTriplets& t);
 // Recall@K, precision@1, R-precision, MAP@R (with_ranking) and k-means NMI / NMI+ (with_nmi) of one set at each
 // configured level; a curve point (with_ranking false) has Recall@K alone.
+// Each part's wall time goes to `clock` (if any) under `phase_prefix` + "ranking", "NMI", "NMI+", "similarity spread".
 nlohmann::ordered_json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSplit& s, bool with_nmi,
-                                    bool with_ranking = true);
+                                    bool with_ranking = true, PhaseClock* clock = nullptr,
+                                    const std::string& phase_prefix = "");
 // The queries of set q ranked against the gallery set g (In-shop's protocol) at each level both have; no clustering.
 nlohmann::ordered_json evaluate_query_gallery(const RunConfig& c, const torch::Tensor& qe, const LabeledSplit& q,
                                               const torch::Tensor& ge, const LabeledSplit& g);

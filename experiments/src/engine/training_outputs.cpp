@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace dmlbench::experiments {
@@ -110,15 +111,22 @@ json evaluate_all_sets(const RunConfig& c, TrainingSetup& s, const TrainingProgr
   std::map<std::string, torch::Tensor> embedded;
   for (const auto& name : eval_sets(c, s.data)) {
     const auto& set = s.data.eval_set(name);
-    const auto emb = embed_set(*s.model, set, s.device, c.model.normalize);
+    std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "final embedding");
+    const auto reused = p.last_curve_embeddings.find(name);
+    const auto emb = reused != p.last_curve_embeddings.end() ? reused->second
+                                                             : embed_set(*s.model, set, s.device, c.model.normalize);
+    lap.reset();
     embedded[name] = emb;
-    ev[name] = evaluate_set(c, emb, set, c.eval.nmi);
+    ev[name] = evaluate_set(c, emb, set, c.eval.nmi, true, &p.clock, "final ");
+    lap.emplace(&p.clock, "subclusters");
     if (!c.eval.subclusters.empty()) ev[name]["subclusters"] = subclusters_of(c, set, emb);
+    lap.emplace(&p.clock, "triplet accuracy");
     if (s.accuracy_set == &set)
       metrics["heldout_triplet_accuracy"] = {{"set", name}, {"level", s.train_level},
                                              {"before", p.triplet_accuracy_before},
                                              {"after", triplet_accuracy(emb, s.accuracy_triplets)},
                                              {"triplets", s.accuracy_triplets.anchors.size(0)}};
+    lap.emplace(&p.clock, "outputs");
     write_embeddings(out, name, set, emb);
     if (two_d && set.level_names == all_levels) append_2d_rows(csv, name, set, emb);
   }
@@ -165,7 +173,9 @@ void write_logs(const RunConfig& c, const TrainingProgress& p, const RunOptions&
 
 json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p, const RunOptions& o,
                 std::chrono::steady_clock::time_point started) {
+  std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "training metrics (tree)");
   json metrics = training_metrics(c, s, p, o);
+  lap.reset();
   const json ev = evaluate_all_sets(c, s, p, metrics, o);
   metrics["eval"] = ev;
   if (!p.curve.empty()) metrics["curve"] = p.curve;
@@ -173,7 +183,11 @@ json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p,
   metrics["train_seconds"] = p.train_seconds;
   metrics["torch_threads"] = torch::get_num_threads();
   metrics["device"] = s.device.str();
+  lap.emplace(&p.clock, "outputs");
   write_logs(c, p, o);
+  lap.reset();
+  metrics["profile"] = p.clock.to_json();
+  metrics["profile"]["run_seconds"] = metrics["seconds"];
   write_file_atomically((fs::path(o.out_dir) / "metrics.json").string(), metrics.dump(2) + "\n");
   return metrics;
 }

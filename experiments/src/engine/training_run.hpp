@@ -4,6 +4,7 @@
 
 #include "dmlbench/experiments/batch_miner.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
+#include "dmlbench/experiments/phase_clock.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
@@ -14,6 +15,7 @@
 #include <torch/torch.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -57,6 +59,10 @@ struct TrainingProgress {
                          step_rows = nlohmann::ordered_json::array(),
                          active_by_epoch = nlohmann::ordered_json::object(),
                          movement_rows = nlohmann::ordered_json::array();
+  // Not in the checkpoint: wall seconds by phase (metrics.json's "profile"), and each curve set's embeddings after the
+  // last epoch, which the final evaluation reuses (the same weights in eval mode give the same rows).
+  mutable PhaseClock clock;
+  std::map<std::string, torch::Tensor> last_curve_embeddings;
 };
 // The checkpoint in the run folder: model, optimizer, the loss's state, then checkpoint.json, which marks it complete.
 void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingProgress& p, const std::string& out_dir);

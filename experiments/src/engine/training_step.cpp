@@ -5,6 +5,7 @@
 #include "training_run.hpp"
 
 #include <cmath>
+#include <optional>
 #include <stdexcept>
 
 namespace dmlbench::experiments {
@@ -51,10 +52,14 @@ StepOutcome train_step(const RunConfig& c, TrainingSetup& s, TrainingProgress& p
   LossBatch b;
   b.labels = s.train_y.index({index}).to(s.device);
   b.class_index = s.train_class_pos.index({index}).to(s.device);
-  b.embeddings = s.model->forward(x);
-  if (c.model.normalize) b.embeddings = F::normalize(b.embeddings, F::NormalizeFuncOptions().dim(1));
+  {
+    PhaseClock::Lap lap(&p.clock, "forward");
+    b.embeddings = s.model->forward(x);
+    if (c.model.normalize) b.embeddings = F::normalize(b.embeddings, F::NormalizeFuncOptions().dim(1));
+  }
   MinedTriplets t;
   if (loss_spec(c.loss.name).uses_miner) {
+    PhaseClock::Lap lap(&p.clock, "mining");
     auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(p.steps));
     const auto& e = b.embeddings;
     const auto sim = s.mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
@@ -63,12 +68,18 @@ StepOutcome train_step(const RunConfig& c, TrainingSetup& s, TrainingProgress& p
     b.triplets = &t;
   }
   const auto before = b.embeddings.detach();
+  std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "loss");
   const auto value = loss_of(c, s, b);
+  lap.emplace(&p.clock, "backward");
   s.optimizer->zero_grad();
   value.loss.backward();
+  lap.emplace(&p.clock, "optimizer");
   s.optimizer->step();
-  if (c.eval.movement && b.triplets && t.anchors.size(0) > 0)
+  lap.reset();
+  if (c.eval.movement && b.triplets && t.anchors.size(0) > 0) {
+    PhaseClock::Lap movement(&p.clock, "movement log");
     p.movement_rows.push_back(movement_row(c, s, x, before, t, p.steps + 1, epoch + 1));
+  }
   const double lv = value.loss.item<double>();
   if (!std::isfinite(lv))
     throw std::runtime_error("training diverged: loss " + std::to_string(lv) + " at step " + std::to_string(p.steps));

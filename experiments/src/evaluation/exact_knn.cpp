@@ -180,6 +180,7 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
       }
     });
     st.select_seconds += seconds_since(t0);
+    if (o.on_block) o.on_block(qe, Q);
   }
   return st;
 }
@@ -237,6 +238,7 @@ KnnStats torch_ops(const torch::Tensor& q, const torch::Tensor& g, const KnnOpti
         ranked[std::size_t(j)] = {vp[r * keep + j], std::uint32_t(ip[r * keep + j])};
       visit(qs + r, ranked.data(), m);
     }
+    if (o.on_block) o.on_block(qe, Q);
   }
   return st;
 }

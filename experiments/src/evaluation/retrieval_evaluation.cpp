@@ -110,6 +110,7 @@ std::vector<LevelReport> score(const torch::Tensor& xq, const torch::Tensor& xg,
   ko.query_block = o.block;
   ko.gallery_tile = o.gallery_tile;
   ko.backend = o.backend;
+  if (o.progress) ko.on_block = [&o](std::int64_t done, std::int64_t total) { o.progress("search", done, total); };
   // one neighbour more than the metrics read, so that a tie between the K-th and (K+1)-th is seen
   const auto wanted = [&](std::int64_t q) { return std::min(needed[std::size_t(q)], ranked_max - 1) + 1; };
   const auto visit = [&](std::int64_t q, const Neighbour* nb, std::int64_t count) {
@@ -180,6 +181,7 @@ void add_clustering(const torch::Tensor& x, const Levels& levels, const Retrieva
     auto it = clusterings.find(k);
     if (it == clusterings.end()) {
       KMeansStats st;
+      if (o.progress) o.progress("k-means k = " + std::to_string(k), 0, 1);
       it = clusterings.emplace(k, kmeans(x, k, o.kmeans_seed, o.kmeans_iterations, &st)).first;
       cost.emplace_back(k, st);
     }
@@ -200,13 +202,21 @@ void add_clustering(const torch::Tensor& x, const Levels& levels, const Retrieva
     rep.nmi = normalized_mutual_information(clusters(classes), y);
     if (o.nmi_plus_factor > 0) {
       rep.nmi_plus_k = o.nmi_plus_factor * classes;
-      if (rep.nmi_plus_k > x.size(0))
-        throw std::invalid_argument("level \"" + levels[l].name + "\": NMI+ needs k = " +
-                                    std::to_string(o.nmi_plus_factor) + " x " + std::to_string(classes) +
-                                    " classes = " + std::to_string(rep.nmi_plus_k) + " clusters of " +
-                                    std::to_string(x.size(0)) + " embeddings (lower the NMI+ factor; 0: no NMI+)");
       rep.nmi_plus = normalized_mutual_information(clusters(rep.nmi_plus_k), y);
     }
+  }
+}
+
+// NMI+ needs factor x classes clusters, at most one per row: checked before the search, so that a refusal costs nothing.
+void check_nmi_plus(const Levels& levels, std::int64_t rows, const RetrievalOptions& o) {
+  if (!o.clustering || o.nmi_plus_factor <= 0) return;
+  for (const auto& l : levels) {
+    const auto classes = std::int64_t(std::set<std::int64_t>(l.labels.begin(), l.labels.end()).size());
+    if (o.nmi_plus_factor * classes > rows)
+      throw std::invalid_argument("level \"" + l.name + "\": NMI+ needs k = " + std::to_string(o.nmi_plus_factor) +
+                                  " x " + std::to_string(classes) + " classes = " +
+                                  std::to_string(o.nmi_plus_factor * classes) + " clusters of " +
+                                  std::to_string(rows) + " embeddings (lower the NMI+ factor; 0: no NMI+)");
   }
 }
 
@@ -225,6 +235,7 @@ RetrievalReport retrieval_report(const torch::Tensor& embeddings, const Levels& 
   check_levels(levels, N, "labels");
   check_ks(o.ks, N - 1, "(N - 1 = " + std::to_string(N - 1) + ": the query is not its own neighbour)");
   check_options(o, N);
+  check_nmi_plus(levels, N, o);
   const auto x = prepared(embeddings, o.similarity, "embeddings");
   RetrievalReport r;
   r.similarity = o.similarity;

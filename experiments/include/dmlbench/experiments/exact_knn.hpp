@@ -29,6 +29,8 @@ struct KnnOptions {
   std::int64_t gallery_tile = 0;      // gallery rows per tile; 0: 4096
   std::int64_t candidate_bytes = std::int64_t(256) << 20;  // bound on one block's per-query candidate buffers
   KnnBackend backend = KnnBackend::automatic;
+  // called after each block of queries with the queries done and the total (progress for long searches); may be null
+  std::function<void(std::int64_t done, std::int64_t total)> on_block;
 };
 
 // What a search cost; flops counts 2 x queries x gallery x dims.

@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ struct RetrievalOptions {
   std::int64_t block = 0;         // queries per block (exact_knn's query_block); 0: automatic
   std::int64_t gallery_tile = 0;  // gallery rows per tile of distances (exact_knn); 0: automatic
   KnnBackend backend = KnnBackend::automatic;
+  // progress of long evaluations: ("search", queries done, queries) after each block of queries, ("k-means k=K", 0,
+  // 1) before each clustering; may be null
+  std::function<void(const std::string& stage, std::int64_t done, std::int64_t total)> progress;
 };
 
 struct LevelReport {
