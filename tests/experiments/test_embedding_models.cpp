@@ -11,7 +11,9 @@
 
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
+#include <limits>
 #include <fstream>
 
 using namespace dmlbench::experiments;
@@ -248,4 +250,37 @@ TEST_CASE("load_pretrained copies every backbone tensor by name, ignores fc and 
     REQUIRE(torch::equal(fresh.module().named_parameters()["conv1.weight"], conv1_before));
   }
   fs::remove(path);
+}
+
+// The stock small-conv forward: each block's 2 x 2 max pooling by torch::max_pool2d.
+torch::Tensor stock_small_conv(SmallConvNet& net, torch::Tensor x, bool average_instead = false) {
+  for (std::size_t i = 0; i < net->convs.size(); ++i) {
+    const auto y = torch::relu(net->bns[i](net->convs[i](x)));
+    x = average_instead ? torch::avg_pool2d(y, 2) : torch::max_pool2d(y, 2);
+  }
+  return net->embedding(torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1));
+}
+
+// Issue 30: without gradients small-conv pools by the maximum of four strided quarter maps; the embeddings are those
+// of torch::max_pool2d bit for bit (eval and training mode, odd sizes that floor mode crops), and with
+// gradients it is the stock op itself.
+TEST_CASE("small-conv without gradients pools to the same bits as torch::max_pool2d") {
+  torch::manual_seed(3);
+  auto net = SmallConvNet(16, 2);
+  for (const bool training : {false, true})
+    for (const auto& [h, w] : std::vector<std::array<int, 2>>{{28, 28}, {29, 31}, {17, 40}}) {
+      net->train(training);
+      auto x = torch::randn({6, 2, h, w});
+      torch::Tensor fast, stock, control;
+      {
+        torch::NoGradGuard no_grad;
+        fast = net->forward(x);
+        stock = stock_small_conv(net, x);
+        control = stock_small_conv(net, x, true);
+      }
+      CHECK(torch::equal(fast, stock));
+      CHECK_FALSE(torch::equal(fast, control));  // negative control: another pooling
+      const auto xg = x.clone().requires_grad_(true);
+      CHECK(torch::equal(net->forward(xg), stock_small_conv(net, xg)));
+    }
 }
