@@ -213,7 +213,7 @@ TEST_CASE("k-means++ seeding pruned by the triangle inequality equals the full p
 
 // [Bahmani et al. 2012] k-means|| where N k d is over the budget: it recovers well-separated clusters as k-means++
 // does, and says which seeding ran; an option out of range is an error.
-TEST_CASE("k-means|| seeding above the budget recovers separated clusters; bad options are refused",
+TEST_CASE("k-means parallel seeding (Bahmani et al.) above the budget recovers separated clusters and bad options are refused",
           "[experiments][metrics][knn]") {
   torch::manual_seed(Catch::rngSeed());
   const auto centres = torch::randn({10, 4}) * 50;
