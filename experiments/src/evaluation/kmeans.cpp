@@ -230,14 +230,4 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
   return kmeans(points, k, seed, o, stats);
 }
 
-std::string kmeans_rule(const KMeansOptions& o) {
-  std::ostringstream s;
-  s << "k-means++ seeding where N k d <= " << o.exact_seeding_budget << ", else k-means|| (" << o.parallel_rounds
-    << " rounds of about " << o.oversampling << " k candidates, then k-means++ weighted by the rows nearest each); "
-    << "Lloyd iterations (assignment by float32 GEMM, ties to the lower centre; centres as float64 means) until no "
-       "assignment changes, at most "
-    << o.iterations;
-  return s.str();
-}
-
 }  // namespace dmlbench::experiments

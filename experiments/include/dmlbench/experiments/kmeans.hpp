@@ -43,7 +43,4 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
 std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, int iterations = 100,
                         KMeansStats* stats = nullptr);
 
-// The options and rule a report should state next to NMI: seeding, iteration cap and stopping rule.
-std::string kmeans_rule(const KMeansOptions& options);
-
 }  // namespace dmlbench::experiments
