@@ -205,38 +205,11 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
     return 0;
   }
   const fs::path sdir = fs::path(plan.dir) / "slurm";
-  fs::create_directories(sdir);
-  int k = 1;
-  while (fs::exists(sdir / ("submit-" + std::to_string(k) + ".sbatch"))) ++k;
-  const fs::path file = sdir / ("submit-" + std::to_string(k) + ".sbatch");
-  ex::write_file_atomically(file.string(), script);
-  fs::permissions(file, fs::perms::owner_exec, fs::perm_options::add);
-  const fs::path log = sdir / ("submit-" + std::to_string(k) + ".log");
-  std::vector<std::string> argv = {q.sbatch, "--parsable"};
-  if (q.wait) argv.push_back("--wait");
-  argv.push_back(file.string());
-  if (argv[0].find('/') == std::string::npos) {  // find sbatch on PATH (posix_spawn takes a path)
-    std::string found;
-    std::stringstream path(std::getenv("PATH") ? std::getenv("PATH") : "");
-    for (std::string d; std::getline(path, d, ':');)
-      if (!d.empty() && ::access((fs::path(d) / argv[0]).c_str(), X_OK) == 0) {
-        found = (fs::path(d) / argv[0]).string();
-        break;
-      }
-    if (found.empty())
-      throw std::runtime_error(argv[0] + " is not on PATH: is this a Slurm login node? (--slurm --dry-run prints the "
-                               "script; --sbatch PATH names the command)");
-    argv[0] = found;
-  }
-  std::cerr << "[sweep] submitting " << todo.size() << " of " << plan.points.size() << " points: " << file.string()
-            << (q.wait ? " (sbatch --wait: until the array ends)" : "") << std::endl;
-  const int status = ex::run_and_wait(argv, log.string(), false).wait_status;
-  std::string out = read_text(log);
-  std::string job = out.substr(0, out.find_first_of(";\n"));
-  if (job.empty() || job.find_first_not_of("0123456789") != std::string::npos)  // --parsable prints the job id first
-    throw std::runtime_error("sbatch " + file.string() + " submitted nothing (" +
-                             (ex::exit_description(status).empty() ? "exit status 0" : ex::exit_description(status)) +
-                             "); it said:\n" + ex::file_tail(log.string(), 15));
+  std::cerr << "[sweep] submitting " << todo.size() << " of " << plan.points.size() << " points" << std::endl;
+  const auto sub = ex::submit_slurm_script(script, sdir.string(), q.sbatch, q.wait);
+  const auto& job = sub.job;
+  const int status = sub.wait_status;
+  const fs::path file = sub.script_file, log = sub.log_file;
   json subs = json::array();
   if (fs::exists(sdir / "submissions.json")) subs = json::parse(read_text(sdir / "submissions.json"));
   subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", now_text()},

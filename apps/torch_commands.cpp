@@ -8,6 +8,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "eval_command.hpp"
+#include "tune_command.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -146,6 +147,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
               << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
   ex::add_eval_command(app);
+  ex::add_tune_command(app);
 
   // dmlbench train --config FILE [--set key=value ...] --out DIR
   auto* train = app.add_subcommand("train", "train one run from a run config (experiments/configs/*.json)");

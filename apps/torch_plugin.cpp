@@ -39,7 +39,9 @@ void add_torch_commands(CLI::App& app, int& exit_code) {
       {"info", "versions of the libraries and the device --device auto selects"},
       {"train", "train one run from a run config: train --config FILE [--set key=value] --out DIR (LibTorch)"},
       {"reproduce", "run a reproduction file (arms x seeds) and judge its claims: reproduce --file F --out DIR"},
-      {"eval", "retrieval metrics of embeddings made elsewhere: eval --embeddings F --labels F (CSV, .npy, idx)"}};
+      {"eval", "retrieval metrics of embeddings made elsewhere: eval --embeddings F --labels F (CSV, .npy, idx)"},
+      {"tune", "each arm's hyperparameters searched with the same trial budget on class-disjoint folds of the training "
+               "classes (Optuna TPE): tune --file F --out DIR [--jobs N] [--slurm]"}};
   for (const auto& command : commands) {
     const char* name = command.first;
     auto* sub = app.add_subcommand(name, command.second);

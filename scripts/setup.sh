@@ -20,6 +20,7 @@ PACKAGES=(
   python3-torchvision python3-pil       # ResNet weights export + the forward-equality test; loader benchmark reference
   python3-scipy                         # scripts/convert_cars_annos.py reads Cars196's cars_annos.mat; verdict references
   python3-statsmodels                   # tests/reference/verdict_statistics_reference.py: TOST, power, Holm/BH, intervals
+  python3-optuna                        # `dmlbench tune`: TPE over a journal-file study (scripts/optuna_tune.py)
   python3-matplotlib python3-pandas     # notebooks/: the report's figures
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
   fonts-dejavu-core                     # matplotlib's default font

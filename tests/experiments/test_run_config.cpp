@@ -465,3 +465,31 @@ TEST_CASE("bad statistics in a reproduction file: one error naming the file, the
   CHECK_THROWS_WITH(read(j), Catch::Contains("claim c-x: smallest_effect needs a smallest_effect_reason"));
   fs::remove_all(dir);
 }
+
+// Tuning's run keys (issue 28): the folds and the early stop, each misuse refused with the keys named.
+TEST_CASE("fold and early-stopping keys: each misuse is one error naming the keys", "[experiments][config][tuning]") {
+  auto with = [](std::vector<std::string> set) { return parse_run_config(minimal(), set, "/repo"); };
+  CHECK_THROWS_WITH(with({"dataset.folds=1"}), Catch::Contains("dataset.folds = 1"));
+  CHECK_THROWS_WITH(with({"dataset.folds=2", "dataset.fold=2"}), Catch::Contains("not a fold"));
+  CHECK_THROWS_WITH(with({"dataset.fold=1"}), Catch::Contains("dataset.folds >= 2"));
+  CHECK_THROWS_WITH(with({"schedule.patience=2", "schedule.stop_metric=test.class.map_at_r"}),
+                    Catch::Contains("eval.every_epoch"));
+  CHECK_THROWS_WITH(with({"schedule.patience=2", "eval.every_epoch=true"}), Catch::Contains("schedule.stop_metric"));
+  CHECK_THROWS_WITH(with({"schedule.patience=5", "schedule.epochs=5", "eval.every_epoch=true",
+                          "schedule.stop_metric=test.class.recall_at_k.1"}),
+                    Catch::Contains("not below the budget"));
+  CHECK_THROWS_WITH(with({"schedule.patience=2", "eval.every_epoch=true", "eval.curve_sets=validation",
+                          "schedule.stop_metric=test.class.recall_at_k.1"}),
+                    Catch::Contains("not one of eval.curve_sets"));
+  CHECK_THROWS_WITH(with({"schedule.patience=2", "eval.every_epoch=true", "schedule.stop_metric=test.class.map_at_r"}),
+                    Catch::Contains("eval.curve_ranking"));
+  CHECK_THROWS_WITH(with({"schedule.stop_metric=test.class.map_at_r"}), Catch::Contains("schedule.patience >= 1"));
+  // the same keys, used as tuning uses them, resolve (the positive control)
+  const auto c = with({"dataset.folds=3", "dataset.fold=2", "dataset.fold_level=class", "schedule.patience=2",
+                       "eval.every_epoch=true", "eval.curve_ranking=true", "eval.curve_sets=validation",
+                       "schedule.stop_metric=validation.class.map_at_r"});
+  CHECK(c.dataset.folds == 3);
+  CHECK(c.dataset.fold == 2);
+  CHECK(c.schedule.patience == 2);
+  CHECK(c.eval.curve_ranking);
+}

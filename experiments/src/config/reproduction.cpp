@@ -316,7 +316,7 @@ Reproduction parse_reproduction(const json& source, const std::string& path, con
   const json& j = r.source;
   const std::string w = path;
   check_only_keys(j, {"id", "stage", "title", "paper", "where", "config", "set", "arms", "profiles", "comparison",
-                      "metrics", "diagnostics", "variants", "claims", "compare_with", "note", "needs"},
+                      "metrics", "diagnostics", "variants", "claims", "compare_with", "note", "needs", "tuning"},
                   w);
   r.file = path;
   r.id = required_string(j, "id", w);

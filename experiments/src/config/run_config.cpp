@@ -77,6 +77,17 @@ std::vector<ConfigKey> run_and_model_keys() {
       ranged(config_key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),
       ranged(config_key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
+      ranged(config_key("dataset.folds", "integer", 0, "tuning (issue 28): deal the training classes at "
+                                                "dataset.fold_level into this many class-disjoint folds; fold "
+                                                "dataset.fold becomes the only evaluation set, validation, and the "
+                                                "others train (0: no folds, every split as the dataset has it)"),
+             0, 20),
+      ranged(config_key("dataset.fold", "integer", 0, "dataset.folds: the held-out fold (0-based)"), 0, 19),
+      config_key("dataset.fold_level", "string", "", "dataset.folds: the level whose classes are dealt into folds "
+                                              "(empty: the training level)"),
+      ranged(config_key("dataset.fold_seed", "integer", 0, "dataset.folds: seeds the shuffle of the classes before "
+                                                    "they are dealt (the same folds for every run seed)"),
+             0, 9.007199254740992e15),
       config_key("model.name", "string", kRequired,
           "lcc-mnist ([LCC] App. C) | small-conv | resnet18 | resnet50 (torchvision layout)",
           {"lcc-mnist", "small-conv", "resnet18", "resnet50"}),
@@ -144,6 +155,12 @@ std::vector<ConfigKey> training_and_eval_keys() {
       ranged(config_key("schedule.decay_factor", "number", 0.1, "step decay factor"), 0, 1, true),
       ranged(config_key("schedule.max_steps", "integer", -1, "stop after this many steps in all (smoke runs); -1: no "
                                                       "limit"), -1, 1e12),
+      ranged(config_key("schedule.patience", "integer", 0, "early stopping: stop once this many curve points in a row "
+                                                    "bring no better schedule.stop_metric (0: never; needs "
+                                                    "eval.every_epoch)"),
+             0, 1e6),
+      config_key("schedule.stop_metric", "string", "", "early stopping: a dotted path into a curve point's eval, larger "
+                                                "is better (validation.character.map_at_r needs eval.curve_ranking)"),
       config_key("eval.sets", "string-list", json::array(), "evaluation sets (the dataset's split names, the training "
                                                      "split's included when named; empty: all but the training split)"),
       config_key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
@@ -154,6 +171,8 @@ std::vector<ConfigKey> training_and_eval_keys() {
       config_key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
       config_key("eval.every_epoch", "boolean", false, "Recall@K (alone) of every set and level after each epoch (a "
                                             "curve)"),
+      config_key("eval.curve_ranking", "boolean", false, "every_epoch: each curve point also has P@1, R-precision and "
+                                                  "MAP@R (tuning's objective; costs a ranking per point)"),
       config_key("eval.curve_sets", "string-list", json::array(), "every_epoch: the sets of the curve (empty: every "
                                                            "evaluation set)"),
       config_key("eval.subclusters", "string-list", json::array(),
@@ -370,6 +389,10 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   d.transform_eval = text("dataset.transform_eval");
   d.loader_threads = v("dataset.loader_threads");
   d.prefetch = v("dataset.prefetch");
+  d.folds = v("dataset.folds");
+  d.fold = v("dataset.fold");
+  d.fold_level = text("dataset.fold_level");
+  d.fold_seed = v("dataset.fold_seed").get<std::uint64_t>();
   auto& m = c.model;
   m.name = text("model.name");
   m.kernels = text("model.kernels");
@@ -404,6 +427,8 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   s.decay_epochs = v("schedule.decay_epochs").get<std::vector<int>>();
   s.decay_factor = v("schedule.decay_factor");
   s.max_steps = v("schedule.max_steps");
+  s.patience = v("schedule.patience");
+  s.stop_metric = text("schedule.stop_metric");
   auto& e = c.eval;
   e.sets = v("eval.sets").get<std::vector<std::string>>();
   e.levels = v("eval.levels").get<std::vector<std::string>>();
@@ -411,6 +436,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   e.metric = text("eval.metric");
   e.nmi_plus_factor = v("eval.nmi_plus_factor");
   e.every_epoch = v("eval.every_epoch");
+  e.curve_ranking = v("eval.curve_ranking");
   e.nmi = v("eval.nmi");
   e.curve_sets = v("eval.curve_sets").get<std::vector<std::string>>();
   e.subclusters = v("eval.subclusters").get<std::vector<std::string>>();

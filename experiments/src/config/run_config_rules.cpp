@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/miner_spec.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace dmlbench::experiments {
@@ -86,11 +87,47 @@ void check_core_rules(const RunConfig& c) {
       throw config_error("schedule.decay_epochs must be increasing");
 }
 
+// The folds and early stopping of a tuning trial (issue 28).
+void check_fold_and_stopping_rules(const RunConfig& c) {
+  const auto& d = c.dataset;
+  if (d.folds == 1) throw config_error("dataset.folds = 1 leaves no class to train on: 0 (no folds) or 2 and more");
+  if (d.folds > 1 && d.fold >= d.folds)
+    throw config_error("dataset.fold = " + std::to_string(d.fold) + " is not a fold of dataset.folds = " +
+                       std::to_string(d.folds) + " (0 to " + std::to_string(d.folds - 1) + ")");
+  if (d.folds == 0 && (d.fold != 0 || !d.fold_level.empty()))
+    throw config_error("dataset.fold and dataset.fold_level apply with dataset.folds >= 2 only");
+  const auto& s = c.schedule;
+  if (s.patience == 0) {
+    if (!s.stop_metric.empty()) throw config_error("schedule.stop_metric applies with schedule.patience >= 1 only");
+    return;
+  }
+  if (!c.eval.every_epoch)
+    throw config_error("schedule.patience stops on the curve of eval.every_epoch: set eval.every_epoch = true");
+  if (s.stop_metric.empty())
+    throw config_error("schedule.patience needs schedule.stop_metric, the curve's number it waits on");
+  if (s.patience >= s.epochs)
+    throw config_error("schedule.patience = " + std::to_string(s.patience) + " is not below the budget of " +
+                       "schedule.epochs = " + std::to_string(s.epochs) + " curve points: it could never stop early");
+  const auto dot = s.stop_metric.find('.');
+  const auto set = s.stop_metric.substr(0, dot);
+  const auto& sets = c.eval.curve_sets;
+  if (!sets.empty() && std::find(sets.begin(), sets.end(), set) == sets.end())
+    throw config_error("schedule.stop_metric = " + s.stop_metric + " names the set \"" + set +
+                       "\", which is not one of eval.curve_sets (" + joined_names(sets) + ")");
+  const bool ranking = s.stop_metric.find(".map_at_r") != std::string::npos ||
+                       s.stop_metric.find(".r_precision") != std::string::npos ||
+                       s.stop_metric.find(".precision_at_1") != std::string::npos;
+  if (ranking && !c.eval.curve_ranking)
+    throw config_error("schedule.stop_metric = " + s.stop_metric + " is a ranking metric, which curve points carry "
+                       "with eval.curve_ranking = true");
+}
+
 }  // namespace
 
 void check_cross_key_rules(const RunConfig& c, const std::string& origin) {
   try {
     check_core_rules(c);
+    check_fold_and_stopping_rules(c);
     const auto& loss = loss_spec(c.loss.name);
     check_loss_rules(c, loss);
     check_miner_and_sampler_rules(c, loss);

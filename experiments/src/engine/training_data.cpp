@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/training_data.hpp"
 
+#include "dmlbench/experiments/class_folds.hpp"
 #include "dmlbench/experiments/evenodd_split.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 
@@ -135,9 +136,11 @@ TrainingData mnist_classes(const RunConfig& c) {
 
 TrainingData load_training_data(const RunConfig& c) {
   const auto& n = c.dataset.name;
-  if (n == "mnist-evenodd") return mnist_evenodd(c);
-  if (n == "mnist" || n == "fashion-mnist") return mnist_classes(c);
-  return load_image_layout(c);
+  auto d = n == "mnist-evenodd"                      ? mnist_evenodd(c)
+           : n == "mnist" || n == "fashion-mnist" ? mnist_classes(c)
+                                                   : load_image_layout(c);
+  apply_class_folds(d, c);  // tuning: one fold of the training classes validates, the rest trains (nothing else)
+  return d;
 }
 
 }  // namespace dmlbench::experiments

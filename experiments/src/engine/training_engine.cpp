@@ -133,20 +133,41 @@ void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int ep
     PhaseClock::Lap lap(&p.clock, "scatter log");
     log_scatter(c, s, p, epoch);
   }
-  if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a): no NMI, no MAP@R
+  if (c.eval.every_epoch) {  // a Recall@K curve ([LCC] Fig 5a): no NMI; MAP@R with eval.curve_ranking
     json point = {{"epoch", epoch + 1}, {"step", p.steps}, {"loss", mean_loss}, {"eval", json::object()}};
     if (mean_active) point["active_triplets"] = *mean_active;
-    const bool last = epoch + 1 == c.schedule.epochs;
+    std::map<std::string, torch::Tensor> embedded;
     for (const auto& name : c.eval.curve_sets.empty() ? eval_sets(c, s.data) : c.eval.curve_sets) {
       const auto& set = s.data.eval_set(name);
       std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "curve embedding");
-      const auto emb = embed_set(*s.model, set, s.device, c.model.normalize);
+      embedded[name] = embed_set(*s.model, set, s.device, c.model.normalize);
       lap.reset();
-      point["eval"][name] = evaluate_set(c, emb, set, false, false, &p.clock, "curve ");
-      if (last) p.last_curve_embeddings[name] = emb;  // the final evaluation's rows (the same weights)
+      point["eval"][name] = evaluate_set(c, embedded[name], set, false, c.eval.curve_ranking, &p.clock, "curve ");
     }
     p.curve.push_back(point);
+    // the final evaluation's rows (the same weights) after the last epoch or the last one early stopping allows
+    if (epoch + 1 == c.schedule.epochs || stops_early(c, p.curve).stop) p.last_curve_embeddings = std::move(embedded);
   }
+}
+
+EarlyStop stops_early(const RunConfig& c, const json& curve) {
+  EarlyStop e;
+  if (c.schedule.patience <= 0 || curve.empty()) return e;
+  for (std::size_t i = 0; i < curve.size(); ++i) {
+    double v = 0;
+    try {
+      v = metric_at(curve[i]["eval"], c.schedule.stop_metric);
+    } catch (const std::invalid_argument& err) {
+      throw config_error("schedule.stop_metric = " + c.schedule.stop_metric + " is not a number of the curve (" +
+                         err.what() + ")");
+    }
+    if (i == 0 || v > e.best) {  // the first best point: a tie is no improvement
+      e.best = v;
+      e.best_index = i;
+    }
+  }
+  e.stop = curve.size() - 1 - e.best_index >= std::size_t(c.schedule.patience);
+  return e;
 }
 
 json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
@@ -170,7 +191,8 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   lap.reset();
   log << "[train] " << c.name << " seed " << c.seed << ": " << s.data.description << "; " << s.per_epoch
       << " steps per epoch of " << c.batch.classes << " x " << c.batch.per_class << "\n";
-  for (int epoch = first_epoch; epoch < c.schedule.epochs; ++epoch) {
+  const bool stopped = stops_early(c, p.curve).stop;  // a resumed run that had stopped early trains no further
+  for (int epoch = first_epoch; !stopped && epoch < c.schedule.epochs; ++epoch) {
     set_learning_rates(c, s, epoch);
     const auto sums = run_epoch(c, s, p, epoch, first_epoch, started, log);
     if (sums.steps == 0) break;
@@ -187,6 +209,12 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     lap.emplace(&p.clock, "checkpoint");
     save_checkpoint(c, s, p, o.out_dir);
     lap.reset();
+    if (const auto stop = stops_early(c, p.curve); stop.stop) {
+      log << "[train] early stop after epoch " << epoch + 1 << ": " << c.schedule.stop_metric << " best "
+          << stop.best << " at epoch " << stop.best_index + 1 << ", none better in " << c.schedule.patience
+          << " epochs since" << std::endl;
+      break;
+    }
     const double el = seconds_since(started);
     log << "[train] " << c.name << " " << c.miner.name << " seed " << c.seed << ": epoch " << epoch + 1 << "/"
         << c.schedule.epochs << ", step " << p.steps << ", loss " << std::setprecision(4) << mean_loss << ", "

@@ -179,6 +179,13 @@ json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p,
   const json ev = evaluate_all_sets(c, s, p, metrics, o);
   metrics["eval"] = ev;
   if (!p.curve.empty()) metrics["curve"] = p.curve;
+  if (c.schedule.patience > 0 && !p.curve.empty()) {  // what tuning reads: the best point and the length that reached it
+    const auto e = stops_early(c, p.curve);
+    const auto& best = p.curve.at(e.best_index);
+    metrics["early_stopping"] = {{"metric", c.schedule.stop_metric}, {"patience", c.schedule.patience},
+                                 {"best", e.best}, {"best_epoch", best["epoch"]}, {"best_step", best["step"]},
+                                 {"epochs_run", p.epochs_done}, {"stopped_early", e.stop}};
+  }
   metrics["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   metrics["train_seconds"] = p.train_seconds;
   metrics["torch_threads"] = torch::get_num_threads();

@@ -83,6 +83,15 @@ StepOutcome train_step(const RunConfig& c, TrainingSetup& s, TrainingProgress& p
 void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int epoch, double mean_loss,
                std::optional<double> mean_active, const std::string& out_dir, std::ostream& log);
 
+// Early stopping (schedule.patience): the curve's best point by schedule.stop_metric (the first of equal values), and
+// whether `patience` points have followed it. config_error when a point lacks the metric.
+struct EarlyStop {
+  bool stop = false;
+  double best = 0;
+  std::size_t best_index = 0;
+};
+EarlyStop stops_early(const RunConfig& c, const nlohmann::ordered_json& curve);
+
 // The final evaluation of every set and every output file of the run; returns metrics.json's contents.
 nlohmann::ordered_json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p,
                                   const RunOptions& o, std::chrono::steady_clock::time_point started);

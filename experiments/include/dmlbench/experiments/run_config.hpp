@@ -28,6 +28,10 @@ struct RunConfig {
     int image_size = 0, channels = 0;  // file-backed datasets: the network's input size and channels
     std::string train_split, transform_train, transform_eval;
     int loader_threads = 0, prefetch = 4;
+    // tuning's class-disjoint folds (issue 28): fold `fold` of `folds` (0: none) of the classes at fold_level
+    int folds = 0, fold = 0;
+    std::string fold_level;
+    std::uint64_t fold_seed = 0;
   } dataset;
   struct Model {
     std::string name, kernels, pretrained;
@@ -62,13 +66,15 @@ struct RunConfig {
     std::vector<int> decay_epochs;
     double decay_factor = 0.1;
     long max_steps = -1;       // stop the run after this many steps in all (smoke runs); -1: no limit
+    int patience = 0;          // early stopping: curve points without a better stop_metric (0: never)
+    std::string stop_metric;   // a dotted path into a curve point's eval
   } schedule;
   struct Eval {
     std::vector<std::string> sets, levels;
     std::vector<int> ks;
     std::string metric;
     int nmi_plus_factor = 10;
-    bool every_epoch = false, nmi = true;
+    bool every_epoch = false, nmi = true, curve_ranking = false;
     std::vector<std::string> curve_sets;   // every_epoch: the sets of the curve (empty: all)
     std::vector<std::string> subclusters;  // {coarse, fine} levels of the sub-cluster count, or empty
     std::string triplet_accuracy_set;

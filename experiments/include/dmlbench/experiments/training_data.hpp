@@ -60,6 +60,7 @@ struct TrainingData {
 // - mnist, fashion-mnist: idx files, classes 0-4 train (c.dataset.holdout of each held out: set heldout), classes
 //   5-9 the set test; level class.
 // - the image layouts (omniglot, cub200, cars196, sop, inshop, folder): see image_dataset.hpp.
+// With dataset.folds >= 2, a fold of the training classes is the only evaluation set (class_folds.hpp).
 TrainingData load_training_data(const RunConfig& c);
 // The image layouts alone (image_dataset.hpp), decoded and transformed on the loader's threads. Splits: the layout's
 // own (a folder tree: the first half of its classes trains, the rest is the set "test"); dataset.holdout of each

@@ -1,0 +1,96 @@
+// The tuning block of a reproduction file (tuning_plan.hpp, issue 28): the committed blocks resolve for every arm, and
+// each bad input named in the issue is one error naming the file, the arm and the key before any trial runs.
+#include "dmlbench/experiments/tuning_plan.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+using namespace dmlbench::experiments;
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kRepo = DMLBENCH_SOURCE_DIR;
+
+json margin_file() {
+  return read_json_file(kRepo + "/experiments/reproductions/lcc_omniglot_2_margin.json", "test");
+}
+
+TuningSpec spec_of(const json& j) {
+  return read_tuning_spec(parse_reproduction(j, "margin.json", kRepo), kRepo);
+}
+
+}  // namespace
+
+TEST_CASE("the committed tuning blocks of the six tuned reproductions resolve: each arm's space, folds and trial "
+          "settings", "[experiments][config][tuning]") {
+  for (const char* name : {"htl_omniglot", "lcc_omniglot_1_trip", "lcc_omniglot_2_margin", "lcc_omniglot_3_ms",
+                           "xhn_groupsize", "lcc_table1"}) {
+    INFO(name);
+    const auto r = read_reproduction(kRepo + "/experiments/reproductions/" + name + ".json", kRepo);
+    const auto t = read_tuning_spec(r, kRepo);
+    CHECK(t.trials_per_arm >= 16);  // the issue's smallest budget per arm
+    CHECK(t.folds >= 2);
+    CHECK(t.arms.size() == r.arms.size());
+    CHECK(t.objective == "validation." + t.level + ".map_at_r");
+    for (const auto& a : t.arms) {
+      CHECK(std::any_of(a.space.begin(), a.space.end(), [](const TuningParameter& p) { return p.key == "optimizer.lr"; }));
+      const auto c = load_run_config(r.config, [&] {
+        auto o = a.overrides;
+        o.push_back("dataset.fold=1");
+        return o;
+      }(), kRepo);
+      CHECK(c.eval.sets == std::vector<std::string>{"validation"});
+      CHECK(c.schedule.patience == t.patience);
+      CHECK(c.dataset.folds == t.folds);
+    }
+  }
+  // the space hash moves with the space (a resumed study must be the same study)
+  auto j = margin_file();
+  const auto h1 = tuning_space_hash(spec_of(j), parse_reproduction(j, "margin.json", kRepo));
+  j["tuning"]["space"]["loss.margin"]["high"] = 0.6;
+  CHECK(tuning_space_hash(spec_of(j), parse_reproduction(j, "margin.json", kRepo)) != h1);
+}
+
+TEST_CASE("bad tuning blocks: unknown key, empty or non-positive log range, patience at the budget, a space that "
+          "differs without a reason, a key the arm's loss does not read, a key the tuning sets",
+          "[experiments][config][tuning]") {
+  auto bad = [](auto edit) {
+    auto j = margin_file();
+    edit(j["tuning"]);
+    return j;
+  };
+  using Catch::Contains;
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["optimizer.lrr"] = {{"low", 1e-4}, {"high", 1e-2}}; })),
+                    Contains("margin.json") && Contains("unknown key \"optimizer.lrr\"") &&
+                        Contains("did you mean \"optimizer.lr\""));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["loss.margin"] = {{"low", 0.3}, {"high", 0.3}}; })),
+                    Contains("loss.margin") && Contains("is empty"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["optimizer.lr"] = {{"low", 0}, {"high", 1e-2}, {"log", true}}; })),
+                    Contains("optimizer.lr") && Contains("log range needs low > 0"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["budget"]["patience"] = 6; })), Contains("not below the budget"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) {
+                      t["arms"] = {{"eps", {{"space", {{"loss.margin", {{"low", 0.1}, {"high", 0.9}}}}}}}};
+                    })),
+                    Contains("arm eps") && Contains("state why"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["loss.ms_alpha"] = {{"low", 1}, {"high", 4}}; })),
+                    Contains("arm base") && Contains("loss.ms_alpha is not read by this arm's loss"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["schedule.epochs"] = {{"low", 1}, {"high", 4}}; })),
+                    Contains("schedule.epochs is set by the tuning itself"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["space"]["optimizer.lr"] = {{"low", 1e-4}, {"high", 2e3}}; })),
+                    Contains("optimizer.lr=2000") && Contains("out of range"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["claim"] = "lcc-table3-margin-r1"; })),
+                    Contains("is not a claim of this file"));
+  CHECK_THROWS_WITH(spec_of(bad([](json& t) { t["folds"] = 5; })), Contains("folds = 5"));
+  auto none = margin_file();
+  none.erase("tuning");
+  CHECK_THROWS_WITH(spec_of(none), Contains("no \"tuning\" block"));
+  // with a reason the arm's own space is accepted (the positive control of the reason rule)
+  const auto ok = spec_of(bad([](json& t) {
+    t["arms"] = {{"eps", {{"space", {{"loss.margin", {{"low", 0.1}, {"high", 0.9}}}}}, {"reason", "test"}}}};
+  }));
+  CHECK(ok.arms.at(1).reason == "test");
+  CHECK(ok.arms.at(1).space.size() == ok.arms.at(0).space.size());
+}
