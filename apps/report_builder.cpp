@@ -208,6 +208,8 @@ void assemble(const Run& run, const std::string& out_new) {
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
   ex::decide_training_claims(claims.rows, ex::p_adjustment_named(cfg.multiplicity));  // the report's family
+  const auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
+                                               ex::p_adjustment_named(cfg.multiplicity));  // their own family
   const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
   if (!unscoped.empty()) {
     std::string list;
@@ -218,13 +220,15 @@ void assemble(const Run& run, const std::string& out_new) {
               << list << "\n";
   }
   ex::check_report_provenance(cfg, ex::tree_revision(cfg.source_dir));  // the tree may have changed while it ran
-  ex::copy_report_files(cfg, run.manifest, repros, out_new);
+  auto copied = repros;  // the reproductions' summaries, and the tuned variants' beside them
+  for (const auto& t : tuned.studies) copied.push_back(t.tuned);
+  ex::copy_report_files(cfg, run.manifest, copied, out_new);
   // the previous claims.json, before it is replaced: the verdicts that moved
   const json previous = fs::exists(cfg.out + "/claims.json") ? ex::read_json_file(cfg.out + "/claims.json") : json();
   const ex::ReportContents contents{cfg,    run.revision, now_iso(),   run.stages, run.done,
-                                    claims, repros,       run.manifest, previous};
+                                    claims, repros,       run.manifest, previous,   &tuned};
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
-  ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims).dump(2) + "\n");
+  ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims, &tuned).dump(2) + "\n");
   ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));
   ex::swap_in_report(out_new, cfg.out);  // the old report stays until the new one is complete
 }

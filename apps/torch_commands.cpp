@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
+#include "dmlbench/experiments/tuning_plan.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "eval_command.hpp"
@@ -35,7 +36,7 @@ namespace {
 const std::string kRepo = DMLBENCH_SOURCE_DIR;
 
 struct ReproduceRequest {
-  std::string file, profile = "default", out, variant;
+  std::string file, profile = "default", out, variant, tuned;
   std::vector<std::string> set, arms;
   int seeds = 0;  // 0: the profile's
   int jobs = 0;   // 0: the profile's
@@ -89,7 +90,9 @@ std::vector<json> run_as_processes(const ex::Reproduction& r, const std::vector<
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
 // comparison table (ours next to the paper's numbers, Welch's p, the verdict).
 void reproduce(const ReproduceRequest& q) {
-  const auto r = ex::read_reproduction(q.file, kRepo);
+  auto r = ex::read_reproduction(q.file, kRepo);
+  if (!q.tuned.empty())  // each arm's best settings of a tuning study (issue 28)
+    r = ex::with_tuned_settings(r, ex::read_json_file(q.tuned, "the tuning results"), q.tuned, kRepo);
   if (!r.profiles.count(q.profile))
     throw ex::config_error(q.file + " has no profile \"" + q.profile + "\" (it is not run in that profile)");
   const auto& prof = r.profiles.at(q.profile);
@@ -250,6 +253,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   rep->add_option("--seeds", q->seeds, "seeds per arm (default: the profile's)");
   rep->add_option("--jobs", q->jobs, "runs at a time, each its own process (default: the profile's jobs, else 1)");
   rep->add_option("--set", q->set, "override a config key of every run: key=value (repeatable)");
+  rep->add_option("--tuned", q->tuned, "train each arm with its best settings of this tuning results file "
+                                       "(experiments/tuned/<reproduction>.json; experiments/tuning.md)");
   rep->add_flag("--resume", q->resume, "continue runs from their checkpoints");
   rep->callback([q] {
     ex::check_profile_name(q->profile, "--profile");

@@ -94,6 +94,23 @@ try:
     run("sweep", "collect", str(sweep), "--require-complete", "--out", str(work / "complete.json"), expect=1)
     assert not (work / "complete.json").exists(), "--require-complete wrote a summary of an incomplete sweep"
     print("4-point array on Slurm merged; the resubmission ran only the failed point, reported with its log tail")
+
+    # 3. `dmlbench tune --slurm` (issue 28): 2 Optuna workers as one array share the study; every arm gets its trial
+    repo = here.parent.parent
+    source = json.loads((repo / "experiments/reproductions/lcc_table1.json").read_text())
+    source["set"] = {"batch.per_class": 16}
+    source["tuning"]["budget"] = {"epochs": 2, "steps_per_epoch": 3, "patience": 1}
+    tiny = work / "tiny_tune.json"
+    tiny.write_text(json.dumps(source))
+    study = work / "tune"
+    out = run("tune", "--file", str(tiny), "--out", str(study), "--jobs", "2", "--trials", "1", "--slurm", "--wait",
+              "--time", "0:05:00")
+    assert "submitted Slurm job" in out and "2 tuning workers" in out, out
+    tuned = json.loads((study / "tuned.json").read_text())
+    assert [len(a["trials"]) for a in tuned["arms"]] == [1, 1], tuned["arms"]
+    assert all(a["trials"][0]["state"] == "complete" for a in tuned["arms"]), tuned["arms"]
+    assert len(list((study / "slurm").glob("*_*.out"))) == 2, sorted((study / "slurm").iterdir())
+    print("tune --slurm: 2 workers as one array tuned both arms")
 finally:
     stop = subprocess.run(["bash", str(here / "slurm_loopback.sh"), "stop", str(cluster)], capture_output=True, text=True)
     print(stop.stdout, stop.stderr, end="")

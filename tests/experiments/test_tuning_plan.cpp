@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <set>
 
 using namespace dmlbench::experiments;
 using json = nlohmann::ordered_json;
@@ -93,4 +95,49 @@ TEST_CASE("bad tuning blocks: unknown key, empty or non-positive log range, pati
   }));
   CHECK(ok.arms.at(1).reason == "test");
   CHECK(ok.arms.at(1).space.size() == ok.arms.at(0).space.size());
+}
+
+TEST_CASE("the tuned variant trains each arm's best trial for its chosen epochs, keeps the claim ids, leaves out claims "
+          "read at a fixed curve point, and refuses results of another space", "[experiments][config][tuning]") {
+  const auto htl = read_reproduction(kRepo + "/experiments/reproductions/htl_omniglot.json", kRepo);
+  const auto t = read_tuning_spec(htl, kRepo);
+  json tuned = {{"space_hash", tuning_space_hash(t, htl)}, {"arms", json::array()}};
+  double lr = 1e-3;
+  for (const auto& a : htl.arms) {
+    tuned["arms"].push_back({{"name", a.name},
+                             {"best", {{"params", {{"optimizer.lr", lr}, {"loss.margin", 0.3}}}, {"epochs", 4}}}});
+    lr *= 2;
+  }
+  const auto r = with_tuned_settings(htl, tuned, "htl_omniglot.json", kRepo);
+  CHECK(r.stage == htl.stage + "-tuned");
+  REQUIRE(r.arms.size() == htl.arms.size());
+  auto has = [](const std::vector<std::string>& set, const std::string& kv) {
+    return std::find(set.begin(), set.end(), kv) != set.end();
+  };
+  CHECK(has(r.arms[1].set, "optimizer.lr=0.002"));
+  CHECK(has(r.arms[1].set, "schedule.epochs=4"));
+  CHECK(has(r.arms[1].set, "schedule.steps_per_epoch=50"));
+  CHECK_FALSE(has(htl.arms[1].set, "schedule.epochs=4"));  // the default reproduction is untouched
+  // the claims keep their ids; those read at curve.7 (a quarter of the default steps) are left out
+  std::set<std::string> before, after;
+  for (const auto& m : htl.metrics) before.insert(m.claim);
+  for (const auto& m : r.metrics) after.insert(m.claim);
+  CHECK(before.count("htl-fewer-iterations") == 1);
+  CHECK(after.count("htl-fewer-iterations") == 0);
+  CHECK(after.count("htl-r1-vs-random") == 1);
+  for (const auto& m : r.metrics) CHECK(m.path.rfind("curve.", 0) != 0);
+  // every run of the tuned variant resolves with the arm's tuned values
+  const auto runs = plan_reproduction_runs(r, r.profiles.at("default"), selected_variants(r, {}), r.arms, {1}, {},
+                                           "/tmp/x", kRepo);
+  CHECK(runs.at(1).config.optimizer.lr == 0.002);
+  CHECK(runs.at(1).config.schedule.epochs == 4);
+  // results of another space, or without an arm's best trial: refused, naming why
+  auto stale = tuned;
+  stale["space_hash"] = "0000000000000000";
+  CHECK_THROWS_WITH(with_tuned_settings(htl, stale, "htl_omniglot.json", kRepo),
+                    Catch::Contains("another space, budget or folds"));
+  auto failed = tuned;
+  failed["arms"][2]["best"] = nullptr;
+  CHECK_THROWS_WITH(with_tuned_settings(htl, failed, "htl_omniglot.json", kRepo),
+                    Catch::Contains("arm htl has no best trial"));
 }

@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
+#include "dmlbench/experiments/report_tuned_verdicts.hpp"
 
 #include "claims_table_row.hpp"
 
@@ -212,4 +213,43 @@ TEST_CASE("training claims: decided by the p adjusted over the report's family, 
   const std::string md = ex::report_header_markdown(cfg, "REV", "T", holm);
   CHECK_THAT(md, Catch::Contains("4 training claims, decided by their p adjusted with Holm") &&
                      Catch::Contains("- **not-reproduced**: not significant, and two one-sided tests"));
+}
+
+TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the default one, fragile where not, with each "
+          "arm's chosen settings", "[report][tuning]") {
+  const std::string src = DMLBENCH_SOURCE_DIR;
+  ex::TunedReproduction s;
+  s.tuned = ex::read_reproduction(src + "/experiments/reproductions/lcc_table1.json", src);
+  s.default_stage = s.tuned.stage;
+  s.results_file = "tuned/lcc_table1.json";
+  s.results = {{"trials_per_arm", 16}, {"folds", 2}, {"fold_level", "digit"},
+               {"objective", {{"path", "validation.digit.map_at_r"}}}, {"budget", {{"epochs", 10}, {"patience", 3}}},
+               {"git_revision", "abc"}, {"wall_seconds", 600.0},
+               {"arms", {{{"name", "random"}, {"trials", json::array({{{"state", "complete"}}, {{"state", "failed"}}})},
+                          {"best", {{"params", {{"optimizer.lr", 0.0021}}}, {"epochs", 4}, {"objective", 0.312}}}},
+                         {{"name", "eps"}, {"trials", json::array({{{"state", "complete"}}})}, {"best", nullptr}}}}};
+  ex::TunedVerdicts t;
+  t.studies = {s};
+  auto row = [](const std::string& id, const std::string& verdict) {
+    ex::ClaimRow r;
+    r.id = id;
+    r.verdict = verdict;
+    r.measured = "m-" + id;
+    return r;
+  };
+  t.rows = {row("lcc-table1-r1-test-digits", "refuted"), row("lcc-table1-r5-test-digits", "verified")};
+  const std::vector<ex::ClaimRow> defaults = {row("lcc-table1-r1-test-digits", "refuted"),
+                                              row("lcc-table1-r5-test-digits", "not-reproduced")};
+  CHECK(ex::robustness(t.rows[0], defaults) == "robust");
+  CHECK(ex::robustness(t.rows[1], defaults) == "fragile");
+  CHECK(ex::robustness(row("other", "verified"), defaults) == "-");
+  const auto md = ex::tuned_verdicts_markdown(t, defaults, ex::PAdjustment::holm);
+  CHECK_THAT(md, Catch::Contains("| lcc-table1-r1-test-digits | refuted | refuted | robust | m-lcc-table1-r1-test-digits |"));
+  CHECK_THAT(md, Catch::Contains("| lcc-table1-r5-test-digits | not-reproduced | verified | fragile |"));
+  CHECK_THAT(md, Catch::Contains("| random | optimizer.lr 0.0021; 4 epochs | 31.2 | 2 (1) |"));
+  CHECK_THAT(md, Catch::Contains("| eps | no complete trial | - | 1 (0) |"));
+  const auto j = ex::tuned_verdicts_json(t, defaults);
+  CHECK(j["claims"][1]["mark"] == "fragile");
+  CHECK(j["studies"][0]["arms"][0]["best"]["epochs"] == 4);
+  CHECK(ex::tuned_verdicts_markdown(ex::TunedVerdicts{}, defaults, ex::PAdjustment::holm).empty());
 }

@@ -3,6 +3,7 @@
 #include "dmlbench/experiments/report_hash.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
+#include "dmlbench/experiments/tuning_plan.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -88,6 +89,8 @@ TEST_CASE("report stages: the fixed stages in order, one per reproduction of the
     std::vector<std::string> expected = {"theory-claims", "theory-figures", "sims-claims", "sims-phase",
                                          "sims-minimizers"};
     for (const auto& s : reproduction_stages_in_files(repro_dir, profile)) expected.push_back(s);
+    for (const auto& t : ex::report_tuned_reproductions(config(profile, repro_dir, "/tmp/w")))
+      expected.push_back(t.default_stage + "-tuned");  // the committed studies' variants (default profile only)
     expected.push_back("figures");
     CHECK(names(stages) == expected);
     CHECK(stages.back().notebooks);
@@ -278,4 +281,39 @@ TEST_CASE("report estimates: a stage's last run of the profile, else its nominal
   est = ex::stage_estimates(stages, s.cfg);
   CHECK(est[3] == stage(stages, "sims-phase").nominal_seconds);
   CHECK(est[3] == 400);
+}
+
+TEST_CASE("report stages: a reproduction with committed tuning results gets a tuned stage in the default profile only, "
+          "hashed on its own study", "[report][tuning]") {
+  const auto dir = fs::temp_directory_path() / ("dmlbench-tuned-plan-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "reproductions");
+  fs::copy_file(kSource + "/experiments/reproductions/lcc_table1.json", dir / "reproductions/lcc_table1.json");
+  const auto r = ex::read_reproduction((dir / "reproductions/lcc_table1.json").string(), kSource);
+  const auto t = ex::read_tuning_spec(r, kSource);
+  json results = {{"space_hash", ex::tuning_space_hash(t, r)}, {"arms", json::array()}};
+  for (const auto& a : r.arms)
+    results["arms"].push_back({{"name", a.name}, {"best", {{"params", {{"optimizer.lr", 0.002}}}, {"epochs", 3}}}});
+  write(dir / "tuned/lcc_table1.json", results.dump());
+  const auto repros = (dir / "reproductions").string();
+  auto deflt = ex::plan_report_stages(config("default", repros, "/tmp/w"));
+  const auto& tuned = stage(deflt, "mnist-evenodd-tuned");
+  CHECK(values_of(tuned.commands.at(0).argv, "--tuned") == std::vector<std::string>{(dir / "tuned/lcc_table1.json").string()});
+  const auto quick = names(ex::plan_report_stages(config("quick", repros, "/tmp/w")));
+  CHECK(std::count(quick.begin(), quick.end(), "mnist-evenodd-tuned") == 0);
+  // the tuned stage's hash follows its study; the default stage's does not
+  auto cfg = config("default", repros, "/tmp/w");
+  const auto manifest = ex::read_manifest(kSource + "/notebooks/figures.json");
+  ex::hash_stages(deflt, cfg, manifest, kSource + "/notebooks/figures.json");
+  results["arms"][0]["best"]["epochs"] = 4;
+  write(dir / "tuned/lcc_table1.json", results.dump());
+  auto again = ex::plan_report_stages(cfg);
+  ex::hash_stages(again, cfg, manifest, kSource + "/notebooks/figures.json");
+  CHECK(stage(again, "mnist-evenodd-tuned").hash != stage(deflt, "mnist-evenodd-tuned").hash);
+  CHECK(stage(again, "mnist-evenodd").hash == stage(deflt, "mnist-evenodd").hash);
+  // results of another space are refused when the report plans its stages
+  results["space_hash"] = "0000000000000000";
+  write(dir / "tuned/lcc_table1.json", results.dump());
+  CHECK_THROWS_WITH(ex::plan_report_stages(cfg), Catch::Contains("another space, budget or folds"));
+  fs::remove_all(dir);
 }

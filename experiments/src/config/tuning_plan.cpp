@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -310,6 +311,67 @@ json tuning_plan_json(const TuningSpec& t, const Reproduction& r, const std::str
           {"budget", {{"epochs", t.epochs}, {"steps_per_epoch", t.steps_per_epoch}, {"patience", t.patience}}},
           {"arms", arms},
           {"fold_overrides", folds}};
+}
+
+namespace {
+
+// Each arm's "set" with its best trial's values, its chosen epochs and the budget's steps per epoch.
+void set_best_settings(json& source, const TuningSpec& t, const json& tuned, const std::string& w) {
+  std::map<std::string, json> best;
+  for (const auto& a : tuned.value("arms", json::array())) best[a.value("name", "")] = a.value("best", json());
+  for (auto& arm : source["arms"]) {
+    const auto name = arm.value("name", "");
+    if (!best.count(name) || !best[name].is_object())
+      throw config_error(w + ": arm " + name + " has no best trial (every trial failed, or the arm was not tuned)");
+    const auto& b = best[name];
+    if (!arm.contains("set")) arm["set"] = json::object();
+    for (auto it = b["params"].begin(); it != b["params"].end(); ++it) arm["set"][it.key()] = it.value();
+    arm["set"]["schedule.epochs"] = b.at("epochs");
+    if (t.steps_per_epoch > 0) arm["set"]["schedule.steps_per_epoch"] = t.steps_per_epoch;
+  }
+}
+
+// Metrics read at a fixed curve point: undefined once the length is tuned.
+json without_curve_points(const json& metrics) {
+  json kept = json::array();
+  auto at_curve = [](const json& m) {
+    const auto curve = [](const std::string& p) { return p.rfind("curve.", 0) == 0; };
+    if (curve(m.value("path", ""))) return true;
+    if (m.contains("compare"))
+      for (const char* side : {"baseline", "treatment"})
+        if (m["compare"].contains(side) && m["compare"][side].is_object() &&
+            curve(m["compare"][side].value("path", "")))
+          return true;
+    return false;
+  };
+  for (const auto& m : metrics)
+    if (!at_curve(m)) kept.push_back(m);
+  return kept;
+}
+
+}  // namespace
+
+Reproduction with_tuned_settings(const Reproduction& r, const json& tuned, const std::string& tuned_file,
+                                 const std::string& repo_root) {
+  const auto t = read_tuning_spec(r, repo_root);
+  const std::string w = tuned_file;
+  if (tuned.value("space_hash", "") != tuning_space_hash(t, r))
+    throw config_error(w + " was tuned with another space, budget or folds than " + r.file +
+                       "'s tuning block (space_hash " + tuned.value("space_hash", "none") + ", the file's " +
+                       tuning_space_hash(t, r) + "): tune again (experiments/tuning.md)");
+  json source = r.source;
+  set_best_settings(source, t, tuned, w);
+  source["stage"] = r.stage + "-tuned";
+  source["title"] = r.title + " (each arm tuned)";
+  source["note"] = source.value("note", "") + " Tuned variant (issue 28): each arm's best settings of " +
+                   fs::path(tuned_file).filename().string() + " (" + std::to_string(t.trials_per_arm) +
+                   " TPE trials per arm on " + std::to_string(t.folds) +
+                   " class-disjoint folds of the training classes, objective MAP@R at level " + t.level +
+                   "), trained on all training classes for the chosen epochs.";
+  for (const char* part : {"metrics", "diagnostics"})
+    if (source.contains(part)) source[part] = without_curve_points(source[part]);
+  source.erase("tuning");
+  return parse_reproduction(source, r.file, repo_root);
 }
 
 }  // namespace dmlbench::experiments

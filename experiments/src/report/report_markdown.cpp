@@ -164,16 +164,20 @@ std::string report_markdown(const ReportContents& c) {
   md += moved_verdicts_markdown(c.previous_claims, c.claims.rows);
   for (const auto& r : c.reproductions)  // each reproduction side by side with the paper, and its variants
     md += reproduction_section_markdown(r, c.claims.summaries, c.cfg.source_dir);
+  if (c.tuned) md += tuned_verdicts_markdown(*c.tuned, c.claims.rows, p_adjustment_named(c.cfg.multiplicity));
   md += not_run_here_markdown(c.cfg);
   md += "## Figures\n\n" + figures_markdown(c.manifest, c.done.records, c.cfg);
   md += stages_table_markdown(c.stages, c.done, c.cfg);
   return md;
 }
 
-json report_claims_json(const ReportConfig& cfg, const std::string& git_revision, const ReportClaims& claims) {
-  return {{"config", {{"command", "report"}, {"profile", cfg.profile}, {"multiplicity", cfg.multiplicity}}},
-          {"git_revision", git_revision},
-          {"tool", "dmlbench"}, {"sources", claims.sources}, {"claims", claims_json(claims.rows)}};
+json report_claims_json(const ReportConfig& cfg, const std::string& git_revision, const ReportClaims& claims,
+                        const TunedVerdicts* tuned) {
+  json j = {{"config", {{"command", "report"}, {"profile", cfg.profile}, {"multiplicity", cfg.multiplicity}}},
+            {"git_revision", git_revision},
+            {"tool", "dmlbench"}, {"sources", claims.sources}, {"claims", claims_json(claims.rows)}};
+  if (tuned && !tuned->studies.empty()) j["tuned"] = tuned_verdicts_json(*tuned, claims.rows);
+  return j;
 }
 
 }  // namespace dmlbench::experiments

@@ -2,7 +2,9 @@
 // its time estimate and the source layers its hash covers.
 #include "dmlbench/experiments/report_plan.hpp"
 
+#include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/report_sweeps.hpp"
+#include "dmlbench/experiments/tuning_plan.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -112,6 +114,15 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
     s.code = {"theory", "sims", "experiments"};
     st.push_back(s);
   }
+  for (const auto& t : report_tuned_reproductions(cfg)) {  // each arm's best settings of its committed study
+    Stage s = make_stage(t.tuned.stage, t.tuned.title, {"summary.json"},
+                         t.tuned.profiles.at(cfg.profile).estimate_seconds);
+    s.commands.push_back({{cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile, "--out",
+                           stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file}, false});
+    s.code = {"theory", "sims", "experiments"};
+    s.inputs = {{"tuned", t.results}};  // its own study (the folder tuned/ is left out of every stage's code hash)
+    st.push_back(s);
+  }
   for (const auto& [rid, sp] : swept)
     if (!used.count(rid))
       throw std::runtime_error("--sweep " + sp.dir + ": its reproduction " + rid + " is no stage of the " + cfg.profile +
@@ -130,6 +141,23 @@ std::vector<Reproduction> report_reproductions(const ReportConfig& cfg, bool mis
   for (const auto& f : files) {
     auto r = read_reproduction(f, cfg.source_dir);
     if (r.profiles.count(cfg.profile) != (missing ? 1u : 0u)) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cfg) {
+  std::vector<TunedReproduction> out;
+  if (cfg.profile != "default") return out;  // the studies tuned the default setup; quick stays quick
+  const fs::path dir = fs::path(cfg.reproductions).parent_path() / "tuned";
+  for (const auto& r : report_reproductions(cfg)) {
+    const fs::path file = dir / (fs::path(r.file).stem().string() + ".json");
+    if (!fs::exists(file)) continue;
+    TunedReproduction t;
+    t.results_file = file.string();
+    t.results = read_json_file(t.results_file, "the tuning results");
+    t.tuned = with_tuned_settings(r, t.results, t.results_file, cfg.source_dir);
+    t.default_stage = r.stage;
+    out.push_back(std::move(t));
   }
   return out;
 }

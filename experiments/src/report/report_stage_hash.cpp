@@ -39,7 +39,9 @@ static json commands_json(const Stage& s, const std::string& work) {
 static std::string code_hash(const Stage& s, const std::string& source_dir) {
   std::vector<std::string> code = {"CMakeLists.txt", "cmake", "apps"};
   code.insert(code.end(), s.code.begin(), s.code.end());
-  return tree_hash(source_dir, code, report_builder_files());
+  auto skip = report_builder_files();
+  skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
+  return tree_hash(source_dir, code, skip);
 }
 
 // The notebooks stage: the notebooks, the manifest, the hashes of the stages it reads; its outputs the figures.

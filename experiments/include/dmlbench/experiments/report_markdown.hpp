@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dmlbench/experiments/report_claim_rows.hpp"
+#include "dmlbench/experiments/report_tuned_verdicts.hpp"
 #include "dmlbench/experiments/report_config.hpp"
 #include "dmlbench/experiments/report_manifest.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
@@ -32,6 +33,7 @@ struct ReportContents {
   const std::vector<Reproduction>& reproductions;  // those of the profile, in stage order
   const std::vector<NotebookSpec>& manifest;
   nlohmann::ordered_json previous_claims = nullptr;  // the report folder's claims.json before it is replaced, if any
+  const TunedVerdicts* tuned = nullptr;              // the tuned variants' verdicts (issue 28), if any
 };
 
 std::string report_markdown(const ReportContents& c);
@@ -48,6 +50,6 @@ std::string stages_table_markdown(const std::vector<Stage>& stages, const StageR
 
 // The report's claims.json: provenance, the sources of the rows and every row.
 nlohmann::ordered_json report_claims_json(const ReportConfig& cfg, const std::string& git_revision,
-                                          const ReportClaims& claims);
+                                          const ReportClaims& claims, const TunedVerdicts* tuned = nullptr);
 
 }  // namespace dmlbench::experiments

@@ -33,8 +33,20 @@ struct Stage {
 // `missing`) those that do not: the report lists them as not run here, with what they need.
 std::vector<Reproduction> report_reproductions(const ReportConfig& cfg, bool missing = false);
 
+// The tuned variants of the report's reproductions (issue 28): in the default profile, each reproduction whose study
+// results lie in the folder "tuned" beside cfg.reproductions (tuned/<file stem>.json) has a stage "<stage>-tuned"
+// that trains each arm's best settings (tuning_plan.hpp's with_tuned_settings). Throws config_error for results that
+// no longer match their reproduction's tuning block.
+struct TunedReproduction {
+  Reproduction tuned;            // the variant (its stage "<stage>-tuned", the claims' ids unchanged)
+  std::string default_stage;     // the reproduction's own stage, whose verdicts it stands beside
+  std::string results_file;      // tuned/<stem>.json
+  nlohmann::ordered_json results;
+};
+std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cfg);
+
 // The stages in the order they run: theory-claims, theory-figures, sims-claims, sims-phase, sims-minimizers, one per
-// reproduction of the profile (collecting its sweep where cfg.sweeps has one), figures. Commands run cfg.self and
+// reproduction of the profile (collecting its sweep where cfg.sweeps has one), one per tuned variant, figures. Commands run cfg.self and
 // write under cfg.work. Throws std::runtime_error for a --sweep the report cannot take (report_sweeps.hpp).
 std::vector<Stage> plan_report_stages(const ReportConfig& cfg);
 

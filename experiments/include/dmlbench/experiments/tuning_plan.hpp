@@ -59,4 +59,13 @@ nlohmann::ordered_json tuning_plan_json(const TuningSpec& t, const Reproduction&
                                         const std::string& dmlbench_exe, const std::string& git_revision,
                                         const std::string& blas, int threads);
 
+// The tuned variant of r (issue 28 item 4): each arm trains its best configuration of the results file `tuned` (as
+// `dmlbench tune` wrote it, from `tuned_file`) on all training classes, for the chosen number of epochs (of the
+// budget's steps per epoch), and is judged on the test classes as the default is. Its stage is "<stage>-tuned"; claims
+// keep their ids. Claims read at a fixed curve point (a path starting "curve.") are left out: a tuned length moves
+// the point. config_error when the results were tuned with another space, budget or folds than r's tuning block (the
+// space hash), or lack an arm or its best trial.
+Reproduction with_tuned_settings(const Reproduction& r, const nlohmann::ordered_json& tuned, const std::string& tuned_file,
+                                 const std::string& repo_root);
+
 }  // namespace dmlbench::experiments

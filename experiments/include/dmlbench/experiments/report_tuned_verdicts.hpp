@@ -1,0 +1,39 @@
+// The report's default and tuned verdicts side by side (issue 28 item 5): each tuned reproduction's claims decided in
+// their own family (Holm over the tuned rows), each marked robust where the tuned verdict is the default one and
+// fragile where it is not, with each arm's chosen settings.
+#pragma once
+
+#include "dmlbench/experiments/multiplicity.hpp"
+#include "dmlbench/experiments/report_claim_rows.hpp"
+#include "dmlbench/experiments/report_plan.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+struct TunedVerdicts {
+  std::vector<TunedReproduction> studies;  // those whose tuned stage has a summary
+  std::vector<ClaimRow> rows;              // their claim rows, decided over this family
+  std::map<std::string, nlohmann::ordered_json> summaries;  // tuned stage -> its summary.json
+};
+
+// The tuned stages' summaries under work and their claim rows, decided at the p adjusted over the tuned rows.
+TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<TunedReproduction>& tuned,
+                                    PAdjustment method);
+
+// "robust" when the tuned row's verdict is the default row's, "fragile" when not, "-" without a default row.
+std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows);
+
+// The section of REPORT.md ("" without tuned studies): per tuned reproduction, each claim's default and tuned verdict
+// and its mark, then each arm's chosen settings, validation objective and trials.
+std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows,
+                                    PAdjustment method);
+
+// claims.json's "tuned": per claim, the default and tuned verdict, the mark, the tuned statistics; per study, the
+// chosen settings.
+nlohmann::ordered_json tuned_verdicts_json(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows);
+
+}  // namespace dmlbench::experiments

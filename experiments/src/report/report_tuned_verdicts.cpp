@@ -1,0 +1,132 @@
+// Default and tuned verdicts side by side (issue 28 item 5; Musgrave et al. 2020's question asked of each claim).
+#include "dmlbench/experiments/report_tuned_verdicts.hpp"
+
+#include "dmlbench/experiments/json_fields.hpp"
+#include "dmlbench/experiments/report_text.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
+
+#include <filesystem>
+#include <sstream>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+namespace fs = std::filesystem;
+
+TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<TunedReproduction>& tuned,
+                                    PAdjustment method) {
+  TunedVerdicts t;
+  for (const auto& s : tuned) {
+    const std::string p = work + "/" + s.tuned.stage + "/summary.json";
+    if (!fs::exists(p)) continue;
+    const json j = read_json_file(p, "the tuned stage's summary");
+    t.summaries[s.tuned.stage] = j;
+    t.studies.push_back(s);
+    auto rows = claim_rows_from_reproduction_summary(j, s.tuned.paper, s.tuned.where);
+    for (auto& r : rows) r.layer = "experiments";
+    t.rows.insert(t.rows.end(), rows.begin(), rows.end());
+  }
+  decide_training_claims(t.rows, method);  // the tuned family: its own multiplicity
+  return t;
+}
+
+namespace {
+
+const ClaimRow* row_with_id(const std::vector<ClaimRow>& rows, const std::string& id) {
+  for (const auto& r : rows)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+// "optimizer.lr 0.0021, loss.margin 0.31; 4 epochs"
+std::string settings_text(const json& best) {
+  std::ostringstream o;
+  o.precision(2);
+  bool first = true;
+  for (auto it = best["params"].begin(); it != best["params"].end(); ++it) {
+    o << (first ? "" : ", ") << it.key() << " ";
+    if (it.value().is_number())
+      o << it.value().get<double>();
+    else
+      o << it.value().dump();
+    first = false;
+  }
+  o << "; " << best.value("epochs", 0) << " epochs";
+  return o.str();
+}
+
+std::string study_table(const TunedReproduction& s) {
+  std::ostringstream o;
+  const auto& res = s.results;
+  o << "Study `" << fs::path(s.results_file).filename().string() << "`: " << res.value("trials_per_arm", 0)
+    << " TPE trials per arm on " << res.value("folds", 0) << " class-disjoint folds (level "
+    << res.value("fold_level", std::string("training")) << "), objective " << res["objective"].value("path", "")
+    << ", up to " << res["budget"].value("epochs", 0) << " epochs with patience " << res["budget"].value("patience", 0)
+    << "; git " << res.value("git_revision", "") << ", " << fixed1(res.value("wall_seconds", 0.0) / 60)
+    << " min of trials.\n\n| arm | chosen settings | validation MAP@R | trials (failed) |\n|---|---|---|---|\n";
+  for (const auto& a : res["arms"]) {
+    int failed = 0;
+    for (const auto& t : a["trials"]) failed += t.value("state", "") == "failed" ? 1 : 0;
+    const auto& b = a["best"];
+    o << "| " << markdown_cell(a.value("name", "")) << " | "
+      << markdown_cell(b.is_object() ? settings_text(b) : "no complete trial") << " | "
+      << (b.is_object() ? fixed1(100 * b.value("objective", 0.0)) : "-") << " | " << a["trials"].size() << " ("
+      << failed << ") |\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows) {
+  const auto* d = row_with_id(default_rows, tuned.id);
+  if (!d) return "-";
+  return d->verdict == tuned.verdict ? "robust" : "fragile";
+}
+
+std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows,
+                                    PAdjustment method) {
+  if (t.studies.empty()) return "";
+  std::ostringstream o;
+  o << "## Default and tuned verdicts\n\n"
+    << "Each tuned reproduction trains every arm with the settings its own hyperparameter search chose: the same "
+       "number of TPE trials per arm, scored on class-disjoint folds of the training classes and never on the test "
+       "classes (experiments/tuning.md; the protocol of Musgrave, Belongie and Lim, \"A Metric Learning Reality "
+       "Check\", 2020). A claim is **robust** when its tuned verdict is its default verdict and **fragile** when not. "
+       "The tuned rows are decided at p adjusted by "
+    << p_adjustment_name(method) << " over the " << t.rows.size()
+    << " tuned rows; claims read at a fixed curve point are left out (a tuned length moves the point).\n\n";
+  for (const auto& s : t.studies) {
+    o << "### " << s.tuned.title << "\n\n" << study_table(s) << "\n"
+      << "| claim | default | tuned | mark | tuned measurement |\n|---|---|---|---|---|\n";
+    for (const auto& r : t.rows) {
+      bool mine = false;
+      for (const auto& m : s.tuned.metrics) mine = mine || m.claim == r.id;
+      if (!mine) continue;
+      const auto* d = row_with_id(default_rows, r.id);
+      o << "| " << markdown_cell(r.id) << " | " << (d ? d->verdict : std::string("-")) << " | " << r.verdict << " | "
+        << robustness(r, default_rows) << " | " << markdown_cell(r.measured) << " |\n";
+    }
+    o << "\n";
+  }
+  return o.str();
+}
+
+json tuned_verdicts_json(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows) {
+  json claims = json::array(), studies = json::array();
+  for (const auto& r : t.rows) {
+    const auto* d = row_with_id(default_rows, r.id);
+    claims.push_back({{"id", r.id}, {"default", d ? json(d->verdict) : json(nullptr)}, {"tuned", r.verdict},
+                      {"mark", robustness(r, default_rows)}, {"measured", r.measured}, {"statistics", r.statistics}});
+  }
+  for (const auto& s : t.studies) {
+    json arms = json::array();
+    for (const auto& a : s.results["arms"]) arms.push_back({{"arm", a.value("name", "")}, {"best", a["best"]}});
+    studies.push_back({{"stage", s.tuned.stage}, {"default_stage", s.default_stage},
+                       {"results", fs::path(s.results_file).filename().string()},
+                       {"space_hash", s.results.value("space_hash", "")}, {"arms", arms}});
+  }
+  return {{"claims", claims}, {"studies", studies}};
+}
+
+}  // namespace dmlbench::experiments
