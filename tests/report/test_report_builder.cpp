@@ -200,6 +200,14 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(slurp(dir / "reports/experiments/mnist-evenodd_summary.json"), !Catch::Contains("/nonexistent-machine"));
   CHECK_THAT(slurp(dir / "work/mnist-evenodd/summary.json"), Catch::Contains("/nonexistent-machine"));  // the control
 
+  // the committed lcc_table1 study's tuned stage (its fixture summary: r1 test digits verified where the default is
+  // not-reproducible): default and tuned side by side, robust where they agree, fragile where not (issue 28)
+  const auto tuned = md.substr(md.find("## Default and tuned verdicts"));
+  CHECK_THAT(tuned, Catch::Contains("| lcc-table1-r1-train-digits | verified | verified | robust |"));
+  CHECK_THAT(tuned, Catch::Contains("| lcc-table1-r1-test-digits | not-reproducible | verified | fragile |"));
+  CHECK_THAT(tuned, Catch::Contains("| random | optimizer.lr "));
+  CHECK(merged["tuned"]["claims"].size() == 3);
+  CHECK(fs::exists(dir / "reports/experiments/mnist-evenodd-tuned_summary.json"));
   // The same run again: the figures stage's config hash is unchanged, so it is not rerun.
   const auto again = run("report --stages figures --work " + (dir / "work").string() + " --out " +
                          (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
