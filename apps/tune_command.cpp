@@ -118,7 +118,7 @@ int tune(TuneRequest q) {
   auto plan = tuning_plan_json(t, r, name, fs::read_symlink("/proc/self/exe").string(), DMLBENCH_GIT_REV,
                                describe_blas(), q.threads);
   plan["reproduction_file"] = fs::absolute(q.file).lexically_proximate(kRepo).string();
-  write_plan(plan, q.out);
+  if (!(q.slurm && q.dry_run)) write_plan(plan, q.out);  // --dry-run writes nothing
   std::cerr << "[tune] " << name << ": " << t.arms.size() << " arms x " << t.trials_per_arm << " trials x " << t.folds
             << " folds, up to " << t.epochs << " epochs (patience " << t.patience << "), objective " << t.objective
             << "; " << q.jobs << " worker" << (q.jobs == 1 ? "" : "s") << std::endl;

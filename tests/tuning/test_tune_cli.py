@@ -1,8 +1,8 @@
 """`dmlbench tune` (issue 28) end to end on the bundled digits with a tiny budget: lcc_table1's tuning block (folds of
 the training digits 0-5) with 2 trials per arm, 2 workers; every trial of every arm in the results file, each trial's
 runs evaluating the validation fold alone; a rerun resumes the study and adds nothing; another space into the same
-folder is refused; bad blocks fail before any trial with the file, arm and key named; --trials results are refused in
-experiments/tuned/.
+folder is refused; bad blocks fail before any trial with the file, arm and key named; --slurm --dry-run writes
+nothing; --trials results are refused in experiments/tuned/.
 Usage: test_tune_cli.py DMLBENCH REPO WORK_DIR"""
 import json
 import shutil
@@ -77,6 +77,11 @@ for edit, words in [
     out = run("tune", "--file", write("bad", edit), "--out", str(bad), expect=2)
     assert "bad.json" in out and all(w in out for w in words), (words, out)
     assert not bad.exists(), "a bad tuning block wrote the study folder"
+
+# --slurm --dry-run prints the array of workers and writes nothing
+out = run("tune", "--file", write("tiny"), "--out", str(work / "dry"), "--slurm", "--dry-run", "--jobs", "3")
+assert "#SBATCH --array=0-2\n" in out and "optuna_tune.py work" in out, out
+assert not (work / "dry").exists(), "--dry-run wrote the study folder"
 
 # a smoke budget's results never land in the committed folder
 out = run("tune", "--file", write("tiny"), "--out", str(work / "s2"), "--trials", "1",
