@@ -116,7 +116,7 @@ TEST_CASE("the tuned variant trains each arm's best trial for its chosen epochs,
   };
   CHECK(has(r.arms[1].set, "optimizer.lr=0.002"));
   CHECK(has(r.arms[1].set, "schedule.epochs=4"));
-  CHECK(has(r.arms[1].set, "schedule.steps_per_epoch=50"));
+  CHECK(has(r.arms[1].set, "schedule.steps_per_epoch=" + std::to_string(t.steps_per_epoch)));  // the budget's
   CHECK_FALSE(has(htl.arms[1].set, "schedule.epochs=4"));  // the default reproduction is untouched
   // the claims keep their ids; those read at curve.7 (a quarter of the default steps) are left out
   std::set<std::string> before, after;
