@@ -38,8 +38,9 @@ while i < len(args):
     else:
         sys.exit("fake dmlbench: unknown argument " + args[i])
 cfg = json.load(open(config))
-with open(os.path.join(out, "fake.pid"), "w") as f:
+with open(os.path.join(out, "fake.pid.tmp"), "w") as f:  # renamed: the test never reads a half-written pid
     f.write(str(os.getpid()))
+os.replace(os.path.join(out, "fake.pid.tmp"), os.path.join(out, "fake.pid"))
 time.sleep(float(os.environ.get("FAKE_SLEEP", "0.05")))
 lr = float(sets.get("optimizer.lr", "0.001"))
 print("fake train: lr", lr, "OMP_NUM_THREADS", os.environ.get("OMP_NUM_THREADS"))
@@ -198,9 +199,11 @@ def test_failing_trial(root):
 
 def wait_for(path, proc, seconds=20):
     end = time.time() + seconds
-    while time.time() < end and not path.exists() and proc.poll() is None:
+    def written():
+        return path.exists() and path.stat().st_size > 0
+    while time.time() < end and not written() and proc.poll() is None:
         time.sleep(0.01)
-    return path.exists()
+    return written()
 
 
 def kill_worker_at(folder, trial_folder, sig):
