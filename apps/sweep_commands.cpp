@@ -12,10 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -215,7 +213,7 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
   subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", now_text()},
                   {"sbatch", ex::exit_description(status)}});
   ex::write_file_atomically((sdir / "submissions.json").string(), subs.dump(2) + "\n");
-  if (!q.wait && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+  if (!q.wait && !sub.ok)
     throw std::runtime_error("sbatch " + file.string() + " failed (" + ex::exit_description(status) + "):\n" +
                              ex::file_tail(log.string(), 15));
   std::cout << "submitted Slurm job " << job << ": " << todo.size() << " array tasks (" << file.string() << ")\n";
@@ -225,7 +223,7 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
     return 0;
   }
   // sbatch --wait returns when every task has ended (non-zero when one failed): then merge what finished
-  return collect(plan, "", false) != 0 || !(WIFEXITED(status) && WEXITSTATUS(status) == 0) ? 1 : 0;
+  return collect(plan, "", false) != 0 || !sub.ok ? 1 : 0;
 }
 
 int print_status(const ex::SweepPlan& plan) {

@@ -150,7 +150,7 @@ void add_tune_command(CLI::App& app) {
   tu->add_option("--time", q->slurm_options.time, "--slurm: time limit per task");
   tu->add_option("--cpus-per-task", q->slurm_options.cpus_per_task, "--slurm: CPUs per task")->capture_default_str();
   tu->callback([q] {
-    if (q->jobs < 1 || q->threads < 1 || q->trials < 0) throw config_error("--jobs and --threads must be >= 1");
+    if (q->jobs < 1 || q->threads < 1 || q->trials < 0) throw config_error("--jobs and --threads must be >= 1, --trials >= 0");
     const int rc = tune(*q);
     if (rc != 0) throw std::runtime_error("tune ended with exit status " + std::to_string(rc) + " (see above)");
   });

@@ -538,3 +538,12 @@ const nlohmann::ordered_json& RunConfig::Loss::setting(const std::string& key) c
 }
 
 }  // namespace dmlbench::experiments
+
+namespace dmlbench::experiments {
+
+const ConfigKey& run_config_key(const std::string& path, const std::string& where) {
+  if (const ConfigKey* k = find_key(path)) return *k;
+  unknown_key(path, where);
+}
+
+}  // namespace dmlbench::experiments

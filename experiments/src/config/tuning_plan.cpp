@@ -30,16 +30,6 @@ bool set_by_tuning(const std::string& key) {
   return fixed.count(key) > 0 || key.rfind("eval.", 0) == 0;
 }
 
-const ConfigKey& schema_key(const std::string& key, const std::string& where) {
-  std::vector<std::string> paths;
-  for (const auto& k : run_config_schema()) {
-    if (k.path == key) return k;
-    paths.push_back(k.path);
-  }
-  const auto near = nearest_name(key, paths);
-  throw config_error(where + ": unknown key \"" + key + "\"" + (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
-}
-
 std::string number_text(double v) {
   std::ostringstream o;
   o << v;
@@ -48,7 +38,7 @@ std::string number_text(double v) {
 
 TuningParameter read_parameter(const std::string& key, const json& v, const std::string& where) {
   const std::string w = where + ": " + key;
-  const auto& k = schema_key(key, where);
+  const auto& k = run_config_key(key, where);
   if (set_by_tuning(key))
     throw config_error(w + " is set by the tuning itself (its folds, validation curve or budget), not searched");
   if (!v.is_object()) throw config_error(w + ": expected {\"low\", \"high\", \"log\"} or {\"choices\": [...]}");

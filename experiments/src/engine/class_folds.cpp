@@ -27,8 +27,8 @@ LabeledSplit subset_split(const LabeledSplit& s, const std::vector<std::int64_t>
   out.labels.resize(s.labels.size());
   for (std::size_t l = 0; l < s.labels.size(); ++l)
     for (auto r : rows) out.labels[l].push_back(s.labels[l][std::size_t(r)]);
-  for (auto r : rows)
-    if (!s.paths.empty()) out.paths.push_back(s.paths[std::size_t(r)]);
+  if (!s.paths.empty())
+    for (auto r : rows) out.paths.push_back(s.paths[std::size_t(r)]);
   out.size = std::int64_t(rows.size());
   const auto map = std::make_shared<const std::vector<std::int64_t>>(rows);
   auto mapped = [map](const std::vector<std::int64_t>& idx) {
@@ -69,9 +69,8 @@ void densify_level(LabeledSplit& s, const std::string& level) {
 void apply_class_folds(TrainingData& d, const RunConfig& c) {
   const auto& ds = c.dataset;
   if (ds.folds < 2) return;
-  const auto level = !ds.fold_level.empty()      ? ds.fold_level
-                     : !ds.train_level.empty() ? ds.train_level
-                                                : d.default_train_level;
+  const auto train_level = ds.train_level.empty() ? d.default_train_level : ds.train_level;
+  const auto level = ds.fold_level.empty() ? train_level : ds.fold_level;
   const auto& y = d.train.labels[std::size_t(d.train.level_index(level))];
   const auto fold = fold_of_classes(y, ds.folds, ds.fold_seed);
   std::vector<std::int64_t> train_rows, validation_rows;
@@ -81,16 +80,14 @@ void apply_class_folds(TrainingData& d, const RunConfig& c) {
   if (train_rows.empty() || validation_rows.size() < 2)
     throw config_error(where + " leaves " + std::to_string(train_rows.size()) + " training and " +
                        std::to_string(validation_rows.size()) + " validation images");
-  std::set<std::int64_t> held;
-  for (const auto& [k, f] : fold)
-    if (f == ds.fold) held.insert(k);
+  const auto held = std::count_if(fold.begin(), fold.end(), [&](const auto& kf) { return kf.second == ds.fold; });
   auto validation = subset_split(d.train, validation_rows, "validation");
   d.train = subset_split(d.train, train_rows, "train");
-  densify_level(d.train, ds.train_level.empty() ? d.default_train_level : ds.train_level);
+  densify_level(d.train, train_level);
   d.eval.clear();  // the test classes and the held-out images: never read while tuning
   d.eval.push_back(std::move(validation));
   d.query_gallery.clear();
-  d.description += "; " + where + ": " + std::to_string(held.size()) + " of " + std::to_string(fold.size()) +
+  d.description += "; " + where + ": " + std::to_string(held) + " of " + std::to_string(fold.size()) +
                    " classes held out as the set validation (" + std::to_string(validation_rows.size()) +
                    " images), " + std::to_string(train_rows.size()) + " images train, no other set";
 }

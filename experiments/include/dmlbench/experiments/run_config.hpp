@@ -17,6 +17,9 @@ namespace dmlbench::experiments {
 // their places (loss_spec.hpp, miner_spec.hpp, batch_sampler_spec.hpp).
 const std::vector<ConfigKey>& run_config_schema();
 
+// The schema's key `path`; config_error "<where>: unknown key ..." (with the nearest key) for any other.
+const ConfigKey& run_config_key(const std::string& path, const std::string& where);
+
 // The typed view of a resolved config (every key present).
 struct RunConfig {
   std::string name, paper;
