@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <CLI/CLI.hpp>
+#include <c10/util/Exception.h>
 #include <Eigen/Core>
 #include <boost/version.hpp>
 
@@ -267,6 +268,11 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const c10::Error& e) {
+    // LibTorch's errors carry a C++ backtrace after their message: the refusal is its first line (issue 29)
+    const std::string what = e.what_without_backtrace();
+    std::cerr << "dmlbench: error: LibTorch: " << what.substr(0, what.find('\n')) << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "dmlbench: error: " << e.what() << "\n";
     return 2;

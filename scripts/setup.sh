@@ -23,6 +23,7 @@ PACKAGES=(
   python3-optuna                        # `dmlbench tune`: TPE over a journal-file study (scripts/optuna_tune.py)
   python3-matplotlib python3-pandas     # notebooks/: the report's figures
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
+  clang libclang-rt-14-dev              # the sanitizer build and the libFuzzer harnesses (scripts/build_sanitize.sh)
   fonts-dejavu-core                     # matplotlib's default font
   fonts-noto-core libfreetype-dev       # the glyph proxy of Omniglot: Noto fonts rendered with FreeType
   slurm-wlm munge                       # `dmlbench sweep --slurm`: sbatch, and the one-node cluster of the cluster test

@@ -1,5 +1,7 @@
 #include "dmlbench/sims/noisy_label_objective.hpp"
 
+#include "dmlbench/theory/memory_budget.hpp"
+
 #include "dmlbench/sims/easy_positive_objective.hpp"
 #include "dmlbench/sims/sorted_triplet_expectation.hpp"
 
@@ -41,6 +43,9 @@ void ObjectiveConfig::validate() const {
     throw domain_error("easy positive sampling is defined for the triplet and margin losses, not contrastive");
   theory::require_positive("margin alpha", alpha);
   if (dim < 1) throw domain_error("the embedding dimension must be >= 1, got " + std::to_string(dim));
+  // evaluate() holds D, P and G: three n x n matrices of doubles (issue 29: n = 100000 ended in std::bad_alloc)
+  theory::require_memory(3.0 * 8.0 * double(model.n) * double(model.n),
+                         "the [LCC] objective at n = " + std::to_string(model.n) + " (three n x n matrices of doubles)");
 }
 
 int ObjectiveConfig::parameters() const {

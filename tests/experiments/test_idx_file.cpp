@@ -195,3 +195,27 @@ TEST_CASE("class-balanced batches: c classes x n samples, seeded, too few classe
   CHECK(a.next_batch() == b.next_batch());
   CHECK_THROWS_WITH(ClassBalancedSampler(labels, 6, 2, 1), Catch::Contains("needs that many classes"));
 }
+
+TEST_CASE("[issue 29] an idx header promising more than memory or the file holds is refused before any allocation",
+          "[idx]") {
+  const auto dir = scratch("idx-promise");
+  const auto header = [](std::vector<std::uint32_t> dims) {
+    std::vector<char> b = {0, 0, 0x08, char(dims.size())};
+    for (auto d : dims)
+      for (int s = 24; s >= 0; s -= 8) b.push_back(char((d >> s) & 0xff));
+    return b;
+  };
+  // 10^6 x 10^3 x 10^3 = 10^12 pixels (931 GiB): refused at the header, naming the size and the limit
+  spit(dir / "huge.idx", header({1000000, 1000, 1000}));
+  ::setenv("DMLBENCH_MEMORY_LIMIT", "64G", 1);
+  CHECK_THROWS_WITH(read_idx((dir / "huge.idx").string()),
+                    Catch::Contains("items needs 931 GiB, above the memory limit of 64 GiB (DMLBENCH_MEMORY_LIMIT)"));
+  // 4 x (2^32 - 1): a product that wraps 64 bits is still refused
+  spit(dir / "wrap.idx", header({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}));
+  CHECK_THROWS_WITH(read_idx((dir / "wrap.idx").string()), Catch::Contains("above the memory limit"));
+  ::unsetenv("DMLBENCH_MEMORY_LIMIT");
+  // within the limit but not in the file: the bytes present are counted, not allocated up front
+  spit(dir / "short.idx", header({100000, 28, 28}));
+  CHECK_THROWS_WITH(read_idx((dir / "short.idx").string()),
+                    Catch::Contains("truncated idx data: 0 of 78400000 bytes (the header promises 100000 items)"));
+}

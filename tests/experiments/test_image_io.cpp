@@ -745,3 +745,40 @@ TEST_CASE("image loader: destruction mid-epoch joins the workers, bad plans are 
                                  opt),
                   std::invalid_argument);
 }
+
+TEST_CASE("[issue 29] a PNG header of 10^5 x 10^5 pixels is refused before decoding, naming the size and the limit",
+          "[image]") {
+  const auto be32 = [](std::vector<std::uint8_t>& b, std::uint32_t v) {
+    for (int s = 24; s >= 0; s -= 8) b.push_back(std::uint8_t(v >> s));
+  };
+  const auto chunk = [&](std::vector<std::uint8_t>& png, const char* type, std::vector<std::uint8_t> body) {
+    std::vector<std::uint8_t> typed(type, type + 4);
+    typed.insert(typed.end(), body.begin(), body.end());
+    be32(png, std::uint32_t(body.size()));
+    png.insert(png.end(), typed.begin(), typed.end());
+    be32(png, std::uint32_t(crc32(0, typed.data(), unsigned(typed.size()))));
+  };
+  // an 8-bit gray PNG of side x side whose one IDAT holds a single deflated zero byte: libpng reads the header, then
+  // the decoder is to refuse the size before it allocates rows
+  const auto png_of_side = [&](std::uint32_t side) {
+    std::vector<std::uint8_t> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'}, ihdr;
+    be32(ihdr, side);
+    be32(ihdr, side);
+    for (int v : {8, 0, 0, 0, 0}) ihdr.push_back(std::uint8_t(v));
+    chunk(png, "IHDR", ihdr);
+    std::vector<std::uint8_t> idat(64);
+    uLongf n = idat.size();
+    const std::uint8_t zero = 0;
+    REQUIRE(compress(idat.data(), &n, &zero, 1) == Z_OK);
+    idat.resize(n);
+    chunk(png, "IDAT", idat);
+    chunk(png, "IEND", {});
+    return png;
+  };
+  const auto huge = png_of_side(100000);
+  CHECK_THROWS_WITH(decode_image(huge.data(), huge.size(), "huge.png", 0),
+                    "huge.png: image of 100000 x 100000 x 1 bytes is larger than the 1 GiB limit (corrupt header?)");
+  // negative control: the same file at 4 x 4 passes the size check and fails later, on its missing rows
+  const auto small = png_of_side(4);
+  CHECK_THROWS_WITH(decode_image(small.data(), small.size(), "small.png", 0), Catch::Contains("corrupt or truncated PNG"));
+}

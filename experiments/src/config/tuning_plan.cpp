@@ -339,10 +339,8 @@ json without_curve_points(const json& metrics) {
   return kept;
 }
 
-}  // namespace
-
-Reproduction with_tuned_settings(const Reproduction& r, const json& tuned, const std::string& tuned_file,
-                                 const std::string& repo_root) {
+Reproduction tuned_variant(const Reproduction& r, const json& tuned, const std::string& tuned_file,
+                           const std::string& repo_root) {
   const auto t = read_tuning_spec(r, repo_root);
   const std::string w = tuned_file;
   if (tuned.value("space_hash", "") != tuning_space_hash(t, r))
@@ -362,6 +360,17 @@ Reproduction with_tuned_settings(const Reproduction& r, const json& tuned, const
     if (source.contains(part)) source[part] = without_curve_points(source[part]);
   source.erase("tuning");
   return parse_reproduction(source, r.file, repo_root);
+}
+
+}  // namespace
+
+Reproduction with_tuned_settings(const Reproduction& r, const json& tuned, const std::string& tuned_file,
+                                 const std::string& repo_root) {
+  try {
+    return tuned_variant(r, tuned, tuned_file, repo_root);
+  } catch (const json::exception& e) {  // a field of another type than `tune` writes (issue 29's fuzzing)
+    throw config_error(tuned_file + ": not a tuning results file as `dmlbench tune` writes it (" + e.what() + ")");
+  }
 }
 
 }  // namespace dmlbench::experiments

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -38,7 +39,11 @@ struct RawArray {
   bool big_endian = false;
   std::string type_name;  // as the file spells it, for messages
   const unsigned char* data = nullptr;
+  // after check_data_size: the product of non-zero sizes fits the file; a zero size first, so that the others,
+  // which check_data_size does not bound then, are never multiplied (issue 29: a signed overflow)
   std::int64_t count() const {
+    for (auto s : shape)
+      if (s == 0) return 0;
     std::int64_t c = 1;
     for (auto s : shape) c *= s;
     return c;
@@ -78,10 +83,19 @@ std::string shape_text(const std::vector<std::int64_t>& shape) {
 }
 
 void check_data_size(const std::string& path, const RawArray& a, std::size_t offset, std::size_t file_size) {
-  for (auto s : a.shape)
+  double bytes = a.item_size;  // in double: a product of sizes up to 2^40 each cannot wrap before the check
+  for (auto s : a.shape) {
     if (s < 0 || s > (std::int64_t(1) << 40)) throw data_error(path + ": implausible shape " + shape_text(a.shape));
-  const auto want = std::size_t(a.count()) * std::size_t(a.item_size);
+    bytes *= double(s);
+  }
   const auto have = file_size - offset;
+  if (bytes > double(have)) {  // the shape asks for more than the file holds (issue 29: count() overflowed first)
+    char need[32];
+    std::snprintf(need, sizeof need, "%.0f", bytes);
+    throw data_error(path + ": truncated data: " + std::to_string(have) + " of the " + need + " bytes that shape " +
+                     shape_text(a.shape) + " needs");
+  }
+  const auto want = std::size_t(a.count()) * std::size_t(a.item_size);
   if (have < want)
     throw data_error(path + ": truncated data: " + std::to_string(have) + " of the " + std::to_string(want) +
                      " bytes that shape " + shape_text(a.shape) + " needs");
@@ -100,7 +114,7 @@ std::size_t npy_key(const std::string& path, const std::string& header, const st
     c = header.find_first_not_of(" \t", c + 1);
     if (c != std::string::npos) return c;
   }
-  throw data_error(path + ": the .npy header has no '" + key + "' entry: " + header);
+  throw data_error(path + ": the .npy header has no '" + key + "' entry: " + printable_excerpt(header));
 }
 
 RawArray parse_npy(const std::string& path, const std::string& b) {
@@ -122,10 +136,10 @@ RawArray parse_npy(const std::string& path, const std::string& b) {
   RawArray a;
   // descr: a quoted type string such as '<f4' (a list here is a structured dtype)
   auto p = npy_key(path, h, "descr");
-  if (h[p] != '\'' && h[p] != '"') throw data_error(path + ": structured .npy dtypes are not supported: " + h);
+  if (h[p] != '\'' && h[p] != '"') throw data_error(path + ": structured .npy dtypes are not supported: " + printable_excerpt(h));
   const auto end = h.find(h[p], p + 1);
-  if (end == std::string::npos) throw data_error(path + ": malformed .npy header: " + h);
-  a.type_name = h.substr(p + 1, end - p - 1);
+  if (end == std::string::npos) throw data_error(path + ": malformed .npy header: " + printable_excerpt(h));
+  a.type_name = printable_excerpt(h.substr(p + 1, end - p - 1), 40);
   if (a.type_name.size() < 3 || std::string("<>|=").find(a.type_name[0]) == std::string::npos)
     throw data_error(path + ": unknown .npy dtype '" + a.type_name + "'");
   a.big_endian = a.type_name[0] == '>';
@@ -135,12 +149,12 @@ RawArray parse_npy(const std::string& path, const std::string& b) {
   p = npy_key(path, h, "fortran_order");
   if (h.compare(p, 4, "True") == 0)
     throw data_error(path + ": fortran_order arrays are not supported; save numpy.ascontiguousarray(x) instead");
-  if (h.compare(p, 5, "False") != 0) throw data_error(path + ": malformed fortran_order in the .npy header: " + h);
+  if (h.compare(p, 5, "False") != 0) throw data_error(path + ": malformed fortran_order in the .npy header: " + printable_excerpt(h));
   // shape: a tuple of integers
   p = npy_key(path, h, "shape");
-  if (h[p] != '(') throw data_error(path + ": malformed shape in the .npy header: " + h);
+  if (h[p] != '(') throw data_error(path + ": malformed shape in the .npy header: " + printable_excerpt(h));
   const auto close = h.find(')', p);
-  if (close == std::string::npos) throw data_error(path + ": malformed shape in the .npy header: " + h);
+  if (close == std::string::npos) throw data_error(path + ": malformed shape in the .npy header: " + printable_excerpt(h));
   std::string dims = h.substr(p + 1, close - p - 1);
   std::size_t q = 0;
   while (q < dims.size()) {
@@ -148,7 +162,7 @@ RawArray parse_npy(const std::string& path, const std::string& b) {
     if (q == std::string::npos) break;
     std::int64_t v = 0;
     const auto r = std::from_chars(dims.data() + q, dims.data() + dims.size(), v);
-    if (r.ec != std::errc()) throw data_error(path + ": malformed shape in the .npy header: " + h);
+    if (r.ec != std::errc()) throw data_error(path + ": malformed shape in the .npy header: " + printable_excerpt(h));
     a.shape.push_back(v);
     q = std::size_t(r.ptr - dims.data());
   }
@@ -332,8 +346,8 @@ EmbeddingMatrix read_embedding_file(const std::string& path) {
       const auto where = path + " line " + std::to_string(r.line) + ", field " + std::to_string(c + 1) + ": ";
       if (!parse_number(r.fields[c], v, ec))
         throw data_error(where + (ec == std::errc::result_out_of_range ? "beyond float32's range: \"" : "not a number: \"") +
-                         r.fields[c] + "\"");
-      if (!std::isfinite(v)) throw data_error(where + "non-finite value \"" + r.fields[c] + "\"");
+                         printable_excerpt(r.fields[c]) + "\"");
+      if (!std::isfinite(v)) throw data_error(where + "non-finite value \"" + printable_excerpt(r.fields[c]) + "\"");
       m.values.push_back(v);
     }
   return m;
@@ -375,7 +389,7 @@ LabelColumns read_label_file(const std::string& path) {
       if (out.level_names[l].empty())
         throw data_error(path + ": the header's field " + std::to_string(l + 1) + " names no level");
       if (!seen.insert(out.level_names[l]).second)
-        throw data_error(path + ": the header names the level \"" + out.level_names[l] + "\" twice");
+        throw data_error(path + ": the header names the level \"" + printable_excerpt(out.level_names[l]) + "\" twice");
     }
     check_field_counts(path, rows, out.level_names.size(), "the header has");
   }
@@ -386,7 +400,7 @@ LabelColumns read_label_file(const std::string& path) {
       std::errc ec;
       if (!parse_number(r.fields[c], v, ec))
         throw data_error(path + " line " + std::to_string(r.line) + ", field " + std::to_string(c + 1) +
-                         ": not an integer label: \"" + r.fields[c] + "\"");
+                         ": not an integer label: \"" + printable_excerpt(r.fields[c]) + "\"");
       out.labels[c].push_back(v);
     }
   return out;

@@ -1,8 +1,11 @@
 #include "dmlbench/experiments/idx_file.hpp"
 
+#include "dmlbench/theory/memory_budget.hpp"
+
 #include <zlib.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 
 namespace dmlbench::experiments {
@@ -39,6 +42,24 @@ std::uint32_t big_endian(const unsigned char* b) {
   return (std::uint32_t(b[0]) << 24) | (std::uint32_t(b[1]) << 16) | (std::uint32_t(b[2]) << 8) | std::uint32_t(b[3]);
 }
 
+// Reads the n bytes the header promised in chunks that grow with what arrives, so that a header promising more than
+// the file holds fails on the missing bytes, never on an allocation of the promised size (issue 29).
+void read_promised_bytes(GzFile& f, std::vector<std::uint8_t>& data, std::size_t total, const std::string& path,
+                         std::uint32_t items) {
+  constexpr std::size_t kChunk = std::size_t(1) << 20;
+  std::size_t got = 0;
+  while (got < total) {
+    const std::size_t want = std::min(kChunk, total - got);
+    data.resize(got + want);
+    const std::size_t r = f.read(data.data() + got, want);
+    got += r;
+    if (r < want) break;
+  }
+  if (got != total)
+    throw data_error(path + ": truncated idx data: " + std::to_string(got) + " of " + std::to_string(total) +
+                     " bytes (the header promises " + std::to_string(items) + " items)");
+}
+
 }  // namespace
 
 IdxArray read_idx(const std::string& path) {
@@ -55,21 +76,22 @@ IdxArray read_idx(const std::string& path) {
   const int nd = head[3];
   if (nd < 1 || nd > 4) throw data_error(path + ": idx with " + std::to_string(nd) + " dimensions (expected 1 to 4)");
   IdxArray a;
-  std::size_t total = 1;
+  double promised = 1;  // in double: four sizes of up to 2^32 - 1 cannot wrap before the check
   for (int d = 0; d < nd; ++d) {
     unsigned char b[4];
     if (f.read(b, 4) != 4) throw data_error(path + ": truncated idx header (dimension " + std::to_string(d) + ")");
     a.dims.push_back(big_endian(b));
-    total *= a.dims.back();
+    promised *= a.dims.back();
   }
-  if (total > (std::size_t(1) << 34)) throw data_error(path + ": implausible idx size");
-  a.data.resize(total);
-  const std::size_t got = f.read(a.data.data(), total);
-  if (got != total)
-    throw data_error(path + ": truncated idx data: " + std::to_string(got) + " of " + std::to_string(total) +
-                     " bytes (the header promises " + std::to_string(a.dims[0]) + " items)");
+  try {
+    theory::require_memory(promised, path + ": the idx header's " + std::to_string(a.dims[0]) + " items");
+  } catch (const std::invalid_argument& e) {  // theory::domain_error, as a data error of this file
+    throw data_error(e.what());
+  }
+  read_promised_bytes(f, a.data, std::size_t(promised), path, a.dims[0]);
   unsigned char extra;
-  if (f.read(&extra, 1) != 0) throw data_error(path + ": trailing bytes after the " + std::to_string(total) + " promised");
+  if (f.read(&extra, 1) != 0)
+    throw data_error(path + ": trailing bytes after the " + std::to_string(a.data.size()) + " promised");
   return a;
 }
 

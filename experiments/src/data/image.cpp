@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/image.hpp"
 
+#include "dmlbench/theory/memory_budget.hpp"
+
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 
@@ -33,6 +35,11 @@ void check_decoded_size(std::size_t rows, std::size_t cols, std::size_t channels
   if (rows * cols * channels > kMaxDecodedBytes)
     throw data_error(name + ": image of " + std::to_string(rows) + " x " + std::to_string(cols) + " x " +
                      std::to_string(channels) + " bytes is larger than the 1 GiB limit (corrupt header?)");
+  try {
+    theory::require_memory(double(rows) * double(cols) * double(channels), name + ": the decoded image");
+  } catch (const std::invalid_argument& e) {
+    throw data_error(e.what());
+  }
 }
 
 std::vector<std::uint8_t> read_whole_file(const std::string& path) {

@@ -479,7 +479,7 @@ TransformPipeline TransformPipeline::parse(const std::string& json_text) {
   json spec;
   try {
     spec = json::parse(json_text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number beyond double
     throw std::invalid_argument(std::string("transforms: not valid JSON: ") + e.what());
   }
   return TransformPipeline(spec);

@@ -2,6 +2,7 @@
 // registered loss, the miner and the optimizer's parameter groups (backbone, head, the loss's own).
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/device.hpp"
+#include "dmlbench/experiments/checkpoint_state.hpp"
 #include "training_run.hpp"
 
 #include <algorithm>
@@ -23,10 +24,11 @@ void check_against_data(const RunConfig& c, const TrainingData& d, const std::st
     if (!fs::exists(r / "metrics.json") || !fs::exists(r / "checkpoint_model.pt"))
       throw config_error("model.init_run = " + r.string() + " is not a finished run (no metrics.json and "
                          "checkpoint_model.pt there)");
-    const json other = json::parse(std::ifstream(r / "checkpoint.json")).at("config").at("model");
+    const json config = read_checkpoint_state((r / "checkpoint.json").string()).config;
+    const json other = config.contains("model") && config["model"].is_object() ? config["model"] : json::object();
     for (const char* k : {"name", "embedding_dim", "normalize", "kernels"})
-      if (other.at(k) != c.resolved.at("model").at(k))
-        throw config_error("model.init_run = " + r.string() + " trained model." + k + " = " + other.at(k).dump() +
+      if (other.value(k, json()) != c.resolved.at("model").at(k))
+        throw config_error("model.init_run = " + r.string() + " trained model." + k + " = " + other.value(k, json()).dump() +
                            ", this run has " + c.resolved.at("model").at(k).dump());
   }
   for (const auto& name : c.eval.curve_sets) d.eval_set(name);

@@ -10,6 +10,7 @@
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 
 #include <filesystem>
+#include <sstream>
 #include <iomanip>
 #endif
 
@@ -79,7 +80,7 @@ class HierarchicalTripletLoss final : public TrainingLoss {
   nlohmann::ordered_json checkpoint_fields() const override {
     return {{"trees_built", trees_built_}, {"last_tree_epoch", last_tree_epoch_}};
   }
-  void save(const std::string& dir) const override;
+  std::vector<std::pair<std::string, std::string>> state_files() const override;
   void load(const std::string& dir, const nlohmann::ordered_json& checkpoint) override;
 
  private:
@@ -117,10 +118,11 @@ void HierarchicalTripletLoss::end_epoch(const EpochEnd& e) {
   e.log << "\n";
 }
 
-void HierarchicalTripletLoss::save(const std::string& dir) const {
-  if (trees_built_ == 0) return;
-  torch::save(std::vector<torch::Tensor>{margins_.cpu(), torch::tensor(distances_, torch::kFloat64)}, file(dir) + ".tmp");
-  std::filesystem::rename(file(dir) + ".tmp", file(dir));
+std::vector<std::pair<std::string, std::string>> HierarchicalTripletLoss::state_files() const {
+  if (trees_built_ == 0) return {};
+  std::ostringstream bytes;
+  torch::save(std::vector<torch::Tensor>{margins_.cpu(), torch::tensor(distances_, torch::kFloat64)}, bytes);
+  return {{"checkpoint_htl_tree.pt", bytes.str()}};
 }
 
 void HierarchicalTripletLoss::load(const std::string& dir, const nlohmann::ordered_json& checkpoint) {

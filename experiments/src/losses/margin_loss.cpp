@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/metric_losses.hpp"
 
 #include <filesystem>
+#include <sstream>
 #endif
 
 namespace dmlbench::experiments {
@@ -35,10 +36,10 @@ class LearnableMarginLoss final : public TrainingLoss {
   LossValue forward(const LossBatch& b) override { return {module_->forward(b.embeddings, b.labels, *b.triplets), {}}; }
   std::vector<torch::Tensor> parameters() override { return module_->parameters(); }
   double learning_rate() const override { return lr_; }
-  void save(const std::string& dir) const override {
-    const auto f = file(dir);
-    torch::save(module_, f + ".tmp");
-    std::filesystem::rename(f + ".tmp", f);
+  std::vector<std::pair<std::string, std::string>> state_files() const override {
+    std::ostringstream bytes;
+    torch::save(module_, bytes);
+    return {{"checkpoint_loss.pt", bytes.str()}};
   }
   void load(const std::string& dir, const nlohmann::ordered_json&) override { torch::load(module_, file(dir)); }
 

@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/embedding_model.hpp"
 
+#include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/mnist_embedding_net.hpp"
 #include "dmlbench/experiments/nearest_name.hpp"
@@ -41,10 +42,14 @@ void EmbeddingModel::set_freeze_bn(bool freeze) {
   if (module_->is_training()) train();
 }
 
-void EmbeddingModel::save(const std::string& path) const {
+void EmbeddingModel::save(const std::string& path) const { write_file_atomically(path, saved_bytes()); }
+
+std::string EmbeddingModel::saved_bytes() const {
   torch::serialize::OutputArchive a;
   module_->save(a);
-  a.save_to(path);
+  std::ostringstream bytes;
+  a.save_to(bytes);
+  return bytes.str();
 }
 
 void EmbeddingModel::load(const std::string& path) {

@@ -2,6 +2,7 @@
 
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
+#include "dmlbench/experiments/safetensors_header.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,13 +28,11 @@ const std::vector<std::pair<std::string, torch::ScalarType>>& dtypes() {
   return d;
 }
 
-torch::ScalarType parse_dtype(const std::string& s, const std::string& where) {
-  std::string all;
-  for (const auto& [name, type] : dtypes()) {
+// dtype names the header reader accepted (read_safetensors_header checks them)
+torch::ScalarType parse_dtype(const std::string& s) {
+  for (const auto& [name, type] : dtypes())
     if (name == s) return type;
-    all += (all.empty() ? "" : ", ") + name;
-  }
-  throw data_error(where + ": dtype '" + s + "' is not one of " + all);
+  throw std::logic_error("safetensors dtype " + s + " has no LibTorch type");
 }
 
 std::string dtype_name(torch::ScalarType t, const std::string& where) {
@@ -51,56 +50,17 @@ const torch::Tensor* NamedTensors::find(const std::string& name) const {
 }
 
 NamedTensors read_safetensors(const std::string& path) {
-  std::error_code ec;
-  const auto file_size = std::filesystem::file_size(path, ec);
+  const SafetensorsHeader header = read_safetensors_header(path);  // every size checked against the file
   std::ifstream in(path, std::ios::binary);
-  if (ec || !in) throw data_error(path + ": cannot open the weights file");
-  std::uint64_t header_size = 0;
-  if (file_size < 8 || !in.read(reinterpret_cast<char*>(&header_size), 8))
-    throw data_error(path + ": not a safetensors file (shorter than its 8-byte header length)");
-  if (header_size > file_size - 8 || header_size > (std::uint64_t(1) << 30))
-    throw data_error(path + ": not a safetensors file (header length " + std::to_string(header_size) +
-                     " exceeds the file's " + std::to_string(file_size) + " bytes)");
-  std::string text(header_size, '\0');
-  in.read(text.data(), std::streamsize(header_size));
-  json header;
-  try {
-    header = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw data_error(path + ": not a safetensors file (header is not JSON: " + e.what() + ")");
-  }
-  if (!header.is_object()) throw data_error(path + ": not a safetensors file (header is not a JSON object)");
-  const std::uint64_t data_start = 8 + header_size, data_size = file_size - data_start;
+  if (!in) throw data_error(path + ": cannot open the weights file");
   NamedTensors out;
-  for (const auto& [name, entry] : header.items()) {
-    const std::string where = path + ": tensor " + name;
-    try {
-      if (name == "__metadata__") {
-        for (const auto& [k, v] : entry.items()) out.metadata[k] = v.get<std::string>();
-        continue;
-      }
-      const auto type = parse_dtype(entry.at("dtype").get<std::string>(), where);
-      const auto shape = entry.at("shape").get<std::vector<std::int64_t>>();
-      const auto offsets = entry.at("data_offsets").get<std::vector<std::uint64_t>>();
-      std::uint64_t numel = 1;
-      for (auto s : shape) {
-        if (s < 0) throw data_error(where + ": negative size in its shape");
-        numel *= std::uint64_t(s);
-      }
-      const std::uint64_t nbytes = numel * torch::elementSize(type);
-      if (offsets.size() != 2 || offsets[0] > offsets[1] || offsets[1] - offsets[0] != nbytes ||
-          offsets[1] > data_size)
-        throw data_error(where + ": data_offsets " + entry.at("data_offsets").dump() + " do not hold " +
-                         std::to_string(nbytes) + " bytes within the file's " + std::to_string(data_size) +
-                         " data bytes");
-      auto t = torch::empty(shape, torch::TensorOptions().dtype(type));
-      in.seekg(std::streamoff(data_start + offsets[0]));
-      if (!in.read(static_cast<char*>(t.data_ptr()), std::streamsize(nbytes)))
-        throw data_error(where + ": truncated data");
-      out.tensors.emplace_back(name, t);
-    } catch (const json::exception& e) {
-      throw data_error(where + ": malformed header entry (" + e.what() + ")");
-    }
+  out.metadata = header.metadata;
+  for (const auto& e : header.tensors) {
+    auto t = torch::empty(e.shape, torch::TensorOptions().dtype(parse_dtype(e.dtype)));
+    in.seekg(std::streamoff(header.data_start + e.begin));
+    if (!in.read(static_cast<char*>(t.data_ptr()), std::streamsize(e.end - e.begin)))
+      throw data_error(path + ": tensor " + e.name + ": truncated data");
+    out.tensors.emplace_back(e.name, t);
   }
   return out;
 }

@@ -76,7 +76,7 @@ std::vector<ClaimScope> parse_claim_scope_file(const std::string& text, const st
   json j;
   try {
     j = json::parse(text, nullptr, true, true);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number beyond double
     throw std::runtime_error(display + ": not valid JSON (" + e.what() + ")");
   }
   if (!j.is_object()) throw std::runtime_error(display + ": a scope file is a JSON object");

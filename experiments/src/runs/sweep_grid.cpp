@@ -461,17 +461,10 @@ json SweepPlan::to_json() const {
   return j;
 }
 
-SweepPlan read_sweep_plan(const std::string& dir, const std::string& repo_root) {
-  const fs::path f = fs::path(dir) / "sweep.json";
-  std::ifstream in(f);
-  if (!in) throw std::runtime_error(dir + " holds no sweep (no sweep.json; `dmlbench sweep --grid F --out " + dir +
-                                    "` starts one)");
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const json::exception& e) {
-    throw std::runtime_error(f.string() + ": not valid JSON (" + e.what() + ")");
-  }
+namespace {
+
+// sweep.json's plan; json::exception for a missing or mistyped key, std::runtime_error for points out of order.
+SweepPlan sweep_plan_of(const json& j, const std::string& dir, const std::string& repo_root) {
   SweepPlan plan;
   const json& rsrc = j.at("reproduction");
   plan.grid = parse_sweep_grid(j.at("config").at("grid"), j.at("config").at("grid_file").get<std::string>(), repo_root,
@@ -489,9 +482,33 @@ SweepPlan read_sweep_plan(const std::string& dir, const std::string& repo_root) 
     s.args = p.at("args").get<std::vector<std::string>>();
     s.result = p.at("result").get<std::string>();
     s.depends = p.at("depends").get<long>();
+    if (s.index != plan.points.size() || s.depends < -1 || s.depends >= long(s.index))
+      throw std::runtime_error(dir + "/sweep.json: point " + std::to_string(plan.points.size()) +
+                               " is out of order (index " + std::to_string(s.index) + ", depends on " +
+                               std::to_string(s.depends) + "): a damaged sweep.json");
     plan.points.push_back(std::move(s));
   }
   return plan;
+}
+
+}  // namespace
+
+SweepPlan read_sweep_plan(const std::string& dir, const std::string& repo_root) {
+  const fs::path f = fs::path(dir) / "sweep.json";
+  std::ifstream in(f);
+  if (!in) throw std::runtime_error(dir + " holds no sweep (no sweep.json; `dmlbench sweep --grid F --out " + dir +
+                                    "` starts one)");
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(f.string() + ": not valid JSON (" + e.what() + ")");
+  }
+  try {
+    return sweep_plan_of(j, dir, repo_root);
+  } catch (const json::exception& e) {
+    throw std::runtime_error(f.string() + ": not a sweep's state (" + e.what() + "): a damaged sweep.json");
+  }
 }
 
 }  // namespace dmlbench::experiments

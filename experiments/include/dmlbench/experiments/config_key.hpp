@@ -9,12 +9,14 @@
 #include <string>
 #include <vector>
 
+#include "dmlbench/experiments/data_error.hpp"  // one_line
+
 namespace dmlbench::experiments {
 
 // A bad config: the message names the key (dotted path), what it got and what is allowed (and, for an unknown key,
 // the nearest valid name).
 struct config_error : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+  explicit config_error(const std::string& message) : std::invalid_argument(one_line(message)) {}
 };
 
 // One key of the schema: dotted path, JSON type (string | number | integer | boolean | integer-list | number-list |

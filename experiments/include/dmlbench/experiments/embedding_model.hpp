@@ -28,6 +28,7 @@ class EmbeddingModel {
   std::vector<torch::Tensor> head_parameters() const { return head_; }
   std::vector<torch::Tensor> backbone_parameters() const;  // every parameter that is not the head's
   void save(const std::string& path) const;                 // checkpoint (torch::save of the module)
+  std::string saved_bytes() const;                          // the bytes save() writes
   void load(const std::string& path);                       // a checkpoint written by save()
   // Weights written by scripts/export_torchvision_weights.py (safetensors_file.hpp): every backbone parameter and
   // buffer by torchvision name; the file's fc.* (torchvision's classifier) is ignored, the head keeps its values.

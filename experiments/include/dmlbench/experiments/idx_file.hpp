@@ -2,6 +2,8 @@
 // sizes, then unsigned bytes. Plain or gzip (zlib reads both). Torch-free. Every malformed file is a clear error.
 #pragma once
 
+#include "dmlbench/experiments/data_error.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -9,9 +11,6 @@
 
 namespace dmlbench::experiments {
 
-struct data_error : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct IdxArray {
   std::vector<std::uint32_t> dims;

@@ -59,8 +59,9 @@ class TrainingLoss {
   // Its own trainable parameters (an optimizer group of their own) and their learning rate (0: the optimizer's).
   virtual std::vector<torch::Tensor> parameters() { return {}; }
   virtual double learning_rate() const { return 0; }
-  // Its state in the run folder's checkpoint (files of its own, and fields of checkpoint.json).
-  virtual void save(const std::string& /*out_dir*/) const {}
+  // Its state in the run folder's checkpoint: files of its own (name, bytes), written with the checkpoint's other files
+  // as one set (atomic_file.hpp), and fields of checkpoint.json; load() reads them back from the run folder.
+  virtual std::vector<std::pair<std::string, std::string>> state_files() const { return {}; }
   virtual nlohmann::ordered_json checkpoint_fields() const { return nlohmann::ordered_json::object(); }
   virtual void load(const std::string& /*out_dir*/, const nlohmann::ordered_json& /*checkpoint*/) {}
   virtual void end_epoch(const EpochEnd&) {}

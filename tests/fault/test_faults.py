@@ -1,0 +1,187 @@
+"""Fault tests of issue 29: what a kill, a full disk, a read-only folder or a missing data folder leaves behind.
+
+  kills    N SIGKILLs at seeded random moments of `train` (and of `sweep --local` running the same training as its one
+           point): every resume ends bit-identical (metrics.json's eval, curve, steps and losses) to an uninterrupted
+           run, and no temporary file is left behind; a missing data folder is one clear error.
+  disk     a small tmpfs under the build folder (root; exit 77, skipped, where mount fails): a full disk while a
+           checkpoint is written and while a finished run's outputs (metrics.json) are written is one clear error,
+           the previous checkpoint and metrics.json are left byte for byte, and a resume on free space ends
+           bit-identical to the uninterrupted run; a read-only output folder is one clear error.
+
+Usage: test_faults.py kills|disk DMLBENCH REPO WORK"""
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from dmlbench_cli import runner  # noqa: E402
+
+mode, exe, repo, work = sys.argv[1], sys.argv[2], Path(sys.argv[3]), Path(sys.argv[4]) / sys.argv[1]
+CONFIG = repo / "experiments/configs/lcc-mnist-evenodd.json"
+DATA = repo / "data/mnist"
+# 4 epochs of the bundled digits, with a checkpoint after each; the evaluation of the test digits only
+SETS = {"dataset.data_dir": str(DATA), "seed": 1, "schedule.epochs": 4, "eval.nmi": False,
+        "eval.sets": "test_digits", "eval.scatter": False}
+run = runner(exe, timeout=600)
+ONE_LINE = re.compile(r"dmlbench: error: [^\n]+\n\Z")
+
+
+def train_args(out, *extra):
+    args = ["train", "--config", str(CONFIG), "--out", str(out)]
+    for k, v in SETS.items():
+        args += ["--set", f"{k}={v if isinstance(v, str) else json.dumps(v)}"]
+    return args + list(extra)
+
+
+def result(folder):
+    m = json.loads((Path(folder) / "metrics.json").read_text())
+    return {k: m.get(k) for k in ("config", "eval", "curve", "steps", "first_loss", "last_loss")}
+
+
+def temporaries(folder):
+    return sorted(str(p.relative_to(folder)) for p in Path(folder).rglob("*.tmp"))
+
+
+def checkpoint_bytes(folder):
+    return {p.name: p.read_bytes() for p in sorted(Path(folder).glob("checkpoint*"))}
+
+
+def kill_at(args, seconds):
+    """Starts dmlbench args in its own process group and SIGKILLs the group after `seconds`; True if it was still
+    running then."""
+    p = subprocess.Popen([exe, *args], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        p.wait(timeout=seconds)
+        return False
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        for _ in range(600):  # the whole group gone (a sweep's point runner and its training), and with it any lock
+            try:
+                os.killpg(p.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.05)
+        return True
+
+
+def refused(args, pattern):
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
+    out = p.stdout + p.stderr
+    print(f"$ dmlbench {' '.join(map(str, args))}\n{out}")
+    assert p.returncode == 2, f"exit status {p.returncode}, expected 2"
+    last = out[out.rfind("dmlbench: error:"):] if "dmlbench: error:" in out else out
+    assert ONE_LINE.match(last), f"not one line ending the output: {last!r}"
+    assert re.search(pattern, last), f"{pattern!r} not in {last!r}"
+    return last
+
+
+def reference():
+    ref = work / "reference"
+    started = time.time()
+    run(*train_args(ref))
+    return result(ref), time.time() - started
+
+
+def kills():
+    want, seconds = reference()
+    rng = random.Random(29)
+    outcomes = []
+    for i in range(6):
+        out, at = work / f"train-kill{i}", rng.uniform(0.2, seconds)
+        killed = kill_at(train_args(out), at)
+        had = json.loads((out / "checkpoint.json").read_text())["epochs_done"] if (out / "checkpoint.json").exists() else 0
+        run(*train_args(out, "--resume"))
+        assert result(out) == want, f"train killed at {at:.2f} s: the resumed run differs from an uninterrupted one"
+        assert not temporaries(out), temporaries(out)
+        outcomes.append(f"train killed at {at:.1f} s ({'running' if killed else 'already done'}, "
+                        f"{had} epochs checkpointed): resumed identical")
+    grid = work / "grid.json"
+    grid.write_text(json.dumps({"name": "faults", "command": "train", "config": str(CONFIG),
+                                "set": {k: v for k, v in SETS.items() if k != "seed"} | {"eval.sets": ["test_digits"]},
+                                "seeds": [1], "metrics": [{"label": "steps", "path": "steps"}]}))
+    for i in range(2):
+        out, at = work / f"sweep-kill{i}", rng.uniform(0.2, seconds)
+        killed = kill_at(["sweep", "--grid", str(grid), "--out", str(out), "--local"], at)
+        run("sweep", "--grid", str(grid), "--out", str(out), "--local")
+        assert result(out / "seed1") == want, f"sweep killed at {at:.2f} s: its point differs from the reference"
+        assert not temporaries(out), temporaries(out)
+        outcomes.append(f"sweep --local killed at {at:.1f} s ({'running' if killed else 'already done'}): "
+                        "rerun identical")
+    refused(train_args(work / "no-data") + ["--set", f"dataset.data_dir={work / 'nowhere'}"], "nowhere")
+    assert not (work / "no-data" / "metrics.json").exists()
+    print(f"reference run {seconds:.1f} s; " + "; ".join(outcomes))
+
+
+def mount(folder, options):
+    folder.mkdir(parents=True, exist_ok=True)
+    p = subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", str(folder)], capture_output=True, text=True)
+    if p.returncode != 0:
+        print(f"skipped: cannot mount a tmpfs here ({p.stderr.strip()}); the full-disk cases need root")
+        sys.exit(77)
+
+
+def fill(folder):
+    """Fills the filesystem of folder: what is left after, in bytes."""
+    with open(folder / "filler", "wb", buffering=0) as f:  # unbuffered: nothing left to flush at close
+        try:
+            while True:
+                f.write(b"\0" * 4096)
+        except OSError:
+            pass
+    st = os.statvfs(folder)
+    return st.f_bavail * st.f_frsize
+
+
+def disk():
+    want, _ = reference()
+    disk_dir, ro = work / "disk", work / "ro"
+    for d in (disk_dir, ro):
+        subprocess.run(["umount", str(d)], capture_output=True)
+    mount(disk_dir, "size=64m")
+    try:
+        out = disk_dir / "run"
+        # a checkpoint after epoch 1, then the disk full before the next: one line, the checkpoint left as it was
+        p = subprocess.Popen([exe, *train_args(out)], start_new_session=True, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+        while p.poll() is None and not ((out / "checkpoint.json").exists() and
+                                        json.loads((out / "checkpoint.json").read_text())["epochs_done"] >= 1):
+            time.sleep(0.02)
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        before = checkpoint_bytes(out)
+        assert json.loads(before["checkpoint.json"])["epochs_done"] >= 1
+        left = fill(disk_dir)
+        refused(train_args(out, "--resume"), "No space left on device")
+        assert checkpoint_bytes(out) == before, "the full disk changed the previous checkpoint"
+        assert not temporaries(out), temporaries(out)
+        (disk_dir / "filler").unlink()
+        run(*train_args(out, "--resume"))
+        assert result(out) == want, "the run resumed on free space differs from an uninterrupted one"
+        # a finished run's outputs on a full disk: metrics.json left as it was, then rewritten the same
+        metrics = (out / "metrics.json").read_bytes()
+        fill(disk_dir)
+        refused(train_args(out, "--resume"), "No space left on device")
+        assert (out / "metrics.json").read_bytes() == metrics
+        assert not temporaries(out), temporaries(out)
+        (disk_dir / "filler").unlink()
+        run(*train_args(out, "--resume"))
+        assert result(out) == want
+        print(f"full disk ({left} bytes left): checkpoint and metrics.json kept, resumed identical")
+        mount(ro, "size=1m,ro")
+        refused(train_args(ro / "run"), "Read-only file system")
+    finally:
+        for d in (disk_dir, ro):
+            subprocess.run(["umount", str(d)], capture_output=True)
+
+
+shutil.rmtree(work, ignore_errors=True)
+work.mkdir(parents=True)
+{"kills": kills, "disk": disk}[mode]()
