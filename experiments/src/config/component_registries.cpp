@@ -3,7 +3,10 @@
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
 #include "dmlbench/experiments/miner_spec.hpp"
+#include "dmlbench/experiments/run_config.hpp"
 #include "named_registry.hpp"
+
+#include <map>
 
 namespace dmlbench::experiments {
 
@@ -35,6 +38,17 @@ std::vector<std::string> miner_names() { return miners().names(); }
 void register_sampler_spec(SamplerSpec spec) { samplers().add(std::move(spec)); }
 const std::vector<SamplerSpec>& sampler_specs() { return samplers().all(); }
 const SamplerSpec& sampler_spec(const std::string& name) { return samplers().find(name); }
+
+void require_per_class_images(const RunConfig& c, const std::vector<std::int64_t>& train_labels) {
+  std::map<std::int64_t, std::int64_t> count;
+  for (auto y : train_labels) ++count[y];
+  for (const auto& [y, n] : count)
+    if (n < c.batch.per_class)
+      throw config_error("batch.sampler = " + c.batch.sampler + " draws batch.per_class = " +
+                         std::to_string(c.batch.per_class) + " distinct images per class, but training class " +
+                         std::to_string(y) + " has " + std::to_string(n) +
+                         " after the holdout: lower batch.per_class or dataset.holdout");
+}
 std::vector<std::string> sampler_names() { return samplers().names(); }
 
 }  // namespace dmlbench::experiments

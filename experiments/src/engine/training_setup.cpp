@@ -44,6 +44,9 @@ void check_against_data(const RunConfig& c, const TrainingData& d, const std::st
   if (const auto& f = sampler_spec(c.batch.sampler).check_data) f(c, labels);
   if (const auto& f = loss_spec(c.loss.name).check_data) f(c, labels);
   const std::set<std::int64_t> classes(labels.begin(), labels.end());
+  if (classes.size() < 2)  // a metric needs negatives (issue 29)
+    throw config_error("the training split has " + std::to_string(classes.size()) + " class at level " + train_level +
+                       ": metric learning needs at least 2");
   if (int(classes.size()) < c.batch.classes)
     throw config_error("batch.classes = " + std::to_string(c.batch.classes) + " but the training split has " +
                        std::to_string(classes.size()) + " classes at level " + train_level);

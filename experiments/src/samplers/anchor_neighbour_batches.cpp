@@ -28,16 +28,6 @@ void check(const RunConfig& c) {
                        std::to_string(c.batch.classes_per_anchor) + "), l' anchors of m classes each");
 }
 
-void check_data(const RunConfig& c, const std::vector<std::int64_t>& labels) {  // each class gives t distinct images
-  std::map<std::int64_t, std::int64_t> count;
-  for (auto y : labels) ++count[y];
-  for (const auto& [y, n] : count)
-    if (n < c.batch.per_class)
-      throw config_error("batch.sampler = anchor-neighbour draws batch.per_class = " + std::to_string(c.batch.per_class) +
-                         " distinct images per class, but training class " + std::to_string(y) + " has " +
-                         std::to_string(n));
-}
-
 const bool registered = [] {
   SamplerSpec s;
   s.name = "anchor-neighbour";
@@ -48,7 +38,7 @@ const bool registered = [] {
                        1, 1e6)};
   s.needs_class_tree = true;
   s.check = check;
-  s.check_data = check_data;
+  s.check_data = require_per_class_images;  // each class gives t distinct images
   s.make = anchor_neighbour;
   register_sampler_spec(std::move(s));
   return true;

@@ -21,6 +21,7 @@ const bool registered = [] {
   SamplerSpec s;
   s.name = "class-balanced";
   s.doc = "random classes, batch.per_class items each ([XHN] Sec 6, [LCC] App. C)";
+  s.check_data = require_per_class_images;  // a class short of per_class images was drawn twice in one batch
   s.make = class_balanced;
   register_sampler_spec(std::move(s));
   return true;

@@ -37,4 +37,8 @@ const std::vector<SamplerSpec>& sampler_specs();  // sorted by name
 const SamplerSpec& sampler_spec(const std::string& name);
 std::vector<std::string> sampler_names();
 
+// A sampler's check_data that draws batch.per_class distinct images of each class it picks: config_error naming the
+// first training class with fewer (after the holdout and the folds), its count and what to lower (issue 29).
+void require_per_class_images(const RunConfig& c, const std::vector<std::int64_t>& train_labels);
+
 }  // namespace dmlbench::experiments
