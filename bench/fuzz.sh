@@ -2,13 +2,13 @@
 # Long fuzzing of every reader (issue 29): each harness of tests/fuzz/ under ASan + UBSan for SECONDS (default 1800) or
 # RUNS executions (whichever comes first), from its seed corpus; a table of executions, coverage and findings per
 # harness at the end. New inputs go to build/sanitize/fuzz-long/<harness>/corpus, crash inputs beside them.
-# Usage: bench/fuzz.sh [SECONDS] [RUNS] [HARNESS...]
+# Usage: bench/fuzz.sh [SECONDS] [RUNS] [HARNESS...]; DMLBENCH_FUZZ_NO_BUILD=1 uses the harnesses already built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 seconds="${1:-1800}" runs="${2:-1000000}"
 shift $(( $# > 2 ? 2 : $# ))
 build="${DMLBENCH_SANITIZE_DIR:-${DMLBENCH_BUILD_DIR:-$root/build}/sanitize}"
-bash "$root/scripts/build_sanitize.sh" dmlbench_fuzzers
+[ -n "${DMLBENCH_FUZZ_NO_BUILD:-}" ] || bash "$root/scripts/build_sanitize.sh" dmlbench_fuzzers
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
   for d in "$root"/tests/fuzz/corpus/*/; do harnesses+=("$(basename "$d")"); done

@@ -310,7 +310,9 @@ std::vector<ReproductionVariant> read_variants(const json& j, const std::string&
 
 }  // namespace
 
-Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
+namespace {
+
+Reproduction reproduction_fields(const json& source, const std::string& path, const std::string& repo_root) {
   Reproduction r;
   r.source = source;
   const json& j = r.source;
@@ -338,6 +340,16 @@ Reproduction parse_reproduction(const json& source, const std::string& path, con
   r.compare_with = j.value("compare_with", "");
   r.needs = j.value("needs", "");
   return r;
+}
+
+}  // namespace
+
+Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
+  try {
+    return reproduction_fields(source, path, repo_root);
+  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+    throw config_error(path + ": " + e.what());
+  }
 }
 
 WelchResult welch_test(const std::vector<double>& a, const std::vector<double>& b) {

@@ -196,7 +196,9 @@ void read_objective(const Reproduction& r, const json& j, const std::string& w, 
 
 }  // namespace
 
-TuningSpec read_tuning_spec(const Reproduction& r, const std::string& repo_root) {
+namespace {
+
+TuningSpec tuning_spec_fields(const Reproduction& r, const std::string& repo_root) {
   const std::string w = r.file + ": tuning";
   if (!r.source.contains("tuning"))
     throw config_error(r.file + " has no \"tuning\" block (each arm's search space; experiments/tuning.md)");
@@ -247,6 +249,16 @@ TuningSpec read_tuning_spec(const Reproduction& r, const std::string& repo_root)
     t.arms.push_back(std::move(arm));
   }
   return t;
+}
+
+}  // namespace
+
+TuningSpec read_tuning_spec(const Reproduction& r, const std::string& repo_root) {
+  try {
+    return tuning_spec_fields(r, repo_root);
+  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+    throw config_error(r.file + ": tuning: " + std::string(e.what()));
+  }
 }
 
 namespace {

@@ -230,8 +230,10 @@ SweepGrid read_sweep_grid(const std::string& path, const std::string& repo_root)
   return parse_sweep_grid(read_json_file(path, "the grid file"), path, repo_root);
 }
 
-SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::string& repo_root,
-                           const json* reproduction_source) {
+namespace {
+
+SweepGrid sweep_grid_fields(const json& j, const std::string& path, const std::string& repo_root,
+                            const json* reproduction_source) {
   const std::string w = path;
   SweepGrid g = read_grid_head(j, w);
   if (j.contains("reproduction")) {
@@ -245,6 +247,17 @@ SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::st
   if (g.seeds.empty()) g.seeds = {1};
   g.metrics = read_metrics(j, w, sim);
   return g;
+}
+
+}  // namespace
+
+SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::string& repo_root,
+                           const json* reproduction_source) {
+  try {
+    return sweep_grid_fields(j, path, repo_root, reproduction_source);
+  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+    throw config_error(path + ": " + e.what());
+  }
 }
 
 namespace {
