@@ -50,7 +50,8 @@ def temporaries(folder):
 
 
 def checkpoint_bytes(folder):
-    return {p.name: p.read_bytes() for p in sorted(Path(folder).glob("checkpoint*"))}
+    """The complete checkpoint's files: a kill may also leave the next one's temporary files, which a resume drops."""
+    return {p.name: p.read_bytes() for p in sorted(Path(folder).glob("checkpoint*")) if p.suffix != ".tmp"}
 
 
 def kill_at(args, seconds):
