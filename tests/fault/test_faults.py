@@ -3,12 +3,16 @@
   kills    N SIGKILLs at seeded random moments of `train` (and of `sweep --local` running the same training as its one
            point): every resume ends bit-identical (metrics.json's eval, curve, steps and losses) to an uninterrupted
            run, and no temporary file is left behind; a missing data folder is one clear error.
+  report   N SIGKILLs at seeded random moments of `report` (a fixture reproduction of 4 runs of 3 steps and the figures
+           stage): each rerun ends with the uninterrupted report's stage summary and claims, and a reports folder that
+           is either absent or whole; a full disk while the report is written (tmpfs, as below) is one clear error and
+           the previous report is left as it was.
   disk     a small tmpfs under the build folder (root; exit 77, skipped, where mount fails): a full disk while a
            checkpoint is written and while a finished run's outputs (metrics.json) are written is one clear error,
            the previous checkpoint and metrics.json are left byte for byte, and a resume on free space ends
            bit-identical to the uninterrupted run; a read-only output folder is one clear error.
 
-Usage: test_faults.py kills|disk DMLBENCH REPO WORK"""
+Usage: test_faults.py kills|report|disk DMLBENCH REPO WORK"""
 import json
 import os
 import random
@@ -183,6 +187,59 @@ def disk():
             subprocess.run(["umount", str(d)], capture_output=True)
 
 
+def report_args(folder, out):
+    fx = repo / "tests/fixtures"
+    return ["report", "--profile", "quick", "--reproductions", str(fx / "sweep/reproductions"), "--work",
+            str(folder / "work"), "--out", str(out), "--notebooks", str(fx / "report/notebooks_ok"),
+            "--stages", "fx-sweep,figures"]
+
+
+def report_result(folder, out):
+    claims = json.loads((out / "claims.json").read_text())
+    summary = json.loads((folder / "work/fx-sweep/summary.json").read_text())
+    return summary["variants"], [{k: c.get(k) for k in ("id", "verdict", "measured")} for c in claims["claims"]]
+
+
+def fresh_report_folder(name):
+    folder = work / name
+    shutil.copytree(repo / "tests/fixtures/report/work", folder / "work")
+    return folder
+
+
+def report():
+    ref = fresh_report_folder("reference")
+    started = time.time()
+    run(*report_args(ref, ref / "reports"))
+    seconds, want = time.time() - started, report_result(ref, ref / "reports")
+    rng = random.Random(290)
+    outcomes = []
+    for i in range(3):
+        folder, at = fresh_report_folder(f"kill{i}"), rng.uniform(0.5, seconds)
+        killed = kill_at(report_args(folder, folder / "reports"), at)
+        assert not (folder / "reports").exists() or (folder / "reports/REPORT.md").is_file(), "a half-written report"
+        run(*report_args(folder, folder / "reports"))
+        assert report_result(folder, folder / "reports") == want, f"report killed at {at:.1f} s: another result"
+        outcomes.append(f"report killed at {at:.1f} s ({'running' if killed else 'already done'}): rerun identical")
+    print(f"reference report {seconds:.1f} s; " + "; ".join(outcomes))
+    disk_dir = work / "disk"
+    subprocess.run(["umount", str(disk_dir)], capture_output=True)
+    mount(disk_dir, "size=16m")
+    try:
+        folder = fresh_report_folder("full")
+        run(*report_args(folder, disk_dir / "reports"))
+        before = {p.relative_to(disk_dir): p.read_bytes() for p in sorted(disk_dir.rglob("*")) if p.is_file()}
+        fill(disk_dir)
+        p = subprocess.run([exe, *report_args(folder, disk_dir / "reports"), "--force"], capture_output=True, text=True)
+        print(p.stdout + p.stderr)
+        assert p.returncode != 0 and "No space left on device" in p.stdout + p.stderr
+        (disk_dir / "filler").unlink()
+        after = {p.relative_to(disk_dir): p.read_bytes() for p in sorted(disk_dir.rglob("*")) if p.is_file()}
+        assert after == before, "the full disk changed the previous report"
+        print("full disk while the report is written: one error, the previous report left as it was")
+    finally:
+        subprocess.run(["umount", str(disk_dir)], capture_output=True)
+
+
 shutil.rmtree(work, ignore_errors=True)
 work.mkdir(parents=True)
-{"kills": kills, "disk": disk}[mode]()
+{"kills": kills, "report": report, "disk": disk}[mode]()
