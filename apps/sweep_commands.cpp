@@ -12,8 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -134,6 +136,15 @@ std::vector<ex::PoolJob> point_jobs(const ex::SweepPlan& plan, const std::vector
   return jobs;
 }
 
+// A full disk can leave a failed point without its status, and even without its log (its error written nowhere): the
+// sweep's last line says so when the sweep folder's filesystem has no room left.
+std::string full_disk_note(const std::string& dir) {
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0 || std::uintmax_t(st.f_bavail) * st.f_frsize >= (1u << 20)) return "";
+  return " (No space left on device: " + std::to_string(std::uintmax_t(st.f_bavail) * st.f_frsize) +
+         " bytes free on its filesystem; the points' checkpoints are kept, rerun the sweep once there is room)";
+}
+
 // Runs the pending points here, `jobs` at a time.
 int run_local(const ex::SweepPlan& plan, int jobs) {
   std::size_t done_before = 0;
@@ -174,7 +185,7 @@ int run_local(const ex::SweepPlan& plan, int jobs) {
     std::cerr << "[sweep] " << todo.size() - finished << " points wait for points another task is running; run the "
               << "sweep again once it has finished" << std::endl;
   if (done_before + finished - failed == 0) {
-    std::cerr << "dmlbench: error: no point of " << plan.dir << " finished\n";
+    std::cerr << "dmlbench: error: no point of " << plan.dir << " finished" << full_disk_note(plan.dir) << "\n";
     return 1;
   }
   const int rc = collect(plan, "", false);

@@ -10,7 +10,8 @@
   disk     a small tmpfs under the build folder (root; exit 77, skipped, where mount fails): a full disk while a
            checkpoint is written and while a finished run's outputs (metrics.json) are written is one clear error,
            the previous checkpoint and metrics.json are left byte for byte, and a resume on free space ends
-           bit-identical to the uninterrupted run; a read-only output folder is one clear error.
+           bit-identical to the uninterrupted run; the same for `sweep --local` whose point resumes on a full disk (its
+           checkpoint and its status find no room); a read-only output folder is one clear error.
 
 Usage: test_faults.py kills|report|disk DMLBENCH REPO WORK"""
 import json
@@ -145,6 +146,41 @@ def fill(folder):
     return st.f_bavail * st.f_frsize
 
 
+def start_until_checkpoint(args, folder):
+    """Starts dmlbench args and SIGKILLs it once folder holds a checkpoint of at least one epoch."""
+    p = subprocess.Popen([exe, *args], start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while p.poll() is None and not ((folder / "checkpoint.json").exists() and
+                                    json.loads((folder / "checkpoint.json").read_text())["epochs_done"] >= 1):
+        time.sleep(0.02)
+    os.killpg(p.pid, signal.SIGKILL)
+    p.wait()
+    return checkpoint_bytes(folder)
+
+
+def sweep_on_full_disk(disk_dir, want):
+    """`sweep --local` whose point resumes on a full disk: the training's checkpoint and the point's status find no
+    room; one error ends the output, sweep.json and the checkpoint are kept, a rerun on free space ends identical."""
+    grid, out = work / "grid.json", disk_dir / "sweep"
+    grid.write_text(json.dumps({"name": "faults", "command": "train", "config": str(CONFIG),
+                                "set": {k: v for k, v in SETS.items() if k != "seed"} | {"eval.sets": ["test_digits"]},
+                                "seeds": [1], "metrics": [{"label": "steps", "path": "steps"}]}))
+    args = ["sweep", "--grid", str(grid), "--out", str(out), "--local"]
+    before = start_until_checkpoint(args, out / "seed1")
+    plan = (out / "sweep.json").read_bytes()
+    fill(disk_dir)
+    p = subprocess.run([exe, *args], capture_output=True, text=True, timeout=600)
+    print(f"$ dmlbench {' '.join(args)}\n{p.stdout}{p.stderr}")
+    assert p.returncode != 0
+    assert ONE_LINE.search(p.stderr) and "No space left on device" in p.stderr.splitlines()[-1], p.stderr
+    assert (out / "sweep.json").read_bytes() == plan and checkpoint_bytes(out / "seed1") == before
+    assert not (out / "seed1/metrics.json").exists() and not temporaries(out), temporaries(out)
+    (disk_dir / "filler").unlink()
+    run(*args)
+    assert result(out / "seed1") == want, "the sweep rerun on free space differs from an uninterrupted run"
+    assert json.loads((out / "seed1/sweep_status.json").read_text())["ok"] is True
+    print("full disk while a sweep point resumes and writes its status: one error, its checkpoint kept, rerun identical")
+
+
 def disk():
     want, _ = reference()
     disk_dir, ro = work / "disk", work / "ro"
@@ -154,14 +190,7 @@ def disk():
     try:
         out = disk_dir / "run"
         # a checkpoint after epoch 1, then the disk full before the next: one line, the checkpoint left as it was
-        p = subprocess.Popen([exe, *train_args(out)], start_new_session=True, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL)
-        while p.poll() is None and not ((out / "checkpoint.json").exists() and
-                                        json.loads((out / "checkpoint.json").read_text())["epochs_done"] >= 1):
-            time.sleep(0.02)
-        os.killpg(p.pid, signal.SIGKILL)
-        p.wait()
-        before = checkpoint_bytes(out)
+        before = start_until_checkpoint(train_args(out), out)
         assert json.loads(before["checkpoint.json"])["epochs_done"] >= 1
         left = fill(disk_dir)
         refused(train_args(out, "--resume"), "No space left on device")
@@ -180,6 +209,7 @@ def disk():
         run(*train_args(out, "--resume"))
         assert result(out) == want
         print(f"full disk ({left} bytes left): checkpoint and metrics.json kept, resumed identical")
+        sweep_on_full_disk(disk_dir, want)
         mount(ro, "size=1m,ro")
         refused(train_args(ro / "run"), "Read-only file system")
     finally:

@@ -84,7 +84,7 @@ PointStatus point_status(const SweepPlan& plan, const SweepPoint& p, std::size_t
   }
   if (fs::exists(d / kSweepLog)) {
     s.state = PointState::interrupted;
-    s.detail = "started, no exit status: killed with its task or its node";
+    s.detail = "started, no exit status: killed with its task or its node, or its status found no room on a full disk";
     s.log_tail = file_tail((d / kSweepLog).string(), tail_lines);
     return s;
   }

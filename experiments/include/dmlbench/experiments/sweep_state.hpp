@@ -20,7 +20,7 @@ enum class PointState {
   done,         // its result file exists
   failed,       // its last attempt exited non-zero (sweep_status.json), no result
   running,      // a task holds its lock now
-  interrupted,  // started (a log), no exit status and no lock: killed with its task, or its node went away
+  interrupted,  // started (a log), no exit status and no lock: killed with its task, its node went away, or a full disk
   missing       // never started
 };
 const char* state_name(PointState s);
