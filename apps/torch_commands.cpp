@@ -163,6 +163,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   auto max_steps = std::make_shared<long>(-2);
   auto device = std::make_shared<std::string>();
   auto print_schema = std::make_shared<bool>(false);
+  auto trace_steps = std::make_shared<long>(0);
   train->add_option("--config", *config, "run config (JSON); its schema: experiments/README.md or --schema");
   train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
   train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
@@ -170,6 +171,9 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
   train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
   train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
+  train->add_option("--trace-steps", *trace_steps, "write the starting weights and the first N steps' batches to "
+                                                   "OUT/trace (a reference replays them: bench/glyph_training_bench.py)")
+      ->check(CLI::NonNegativeNumber);
 
   // the alias of the [LCC] Table 1 reproduction, with the flags it always had
   auto* eo = train->add_subcommand("mnist-evenodd", "[LCC] Sec 5.1 (alias of `reproduce --file "
@@ -238,7 +242,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     if (!*resume && fs::exists(fs::path(*out) / "metrics.json"))
       throw ex::config_error("--out " + *out + " already holds a finished run (metrics.json): choose another folder, "
                              "or --resume");
-    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV}, std::cerr);
+    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps}, std::cerr);
     std::cout << m["eval"].dump(2) << "\nwrote " << (fs::path(*out) / "metrics.json").string() << "\n";
   });
 

@@ -83,7 +83,7 @@ struct EpochSums {
 
 // The steps of one epoch (fewer where schedule.max_steps stops the run); progress with an ETA every 30 s.
 EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int epoch, int first_epoch,
-                    Clock::time_point started, std::ostream& log) {
+                    Clock::time_point started, const RunOptions& o, std::ostream& log) {
   auto batches = epoch_batches(c, s, epoch);
   EpochSums sums;
   auto last_note = Clock::now();
@@ -96,7 +96,9 @@ EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, i
                                    : s.data.train.images(batch, true, c.seed * 2654435761ULL + std::uint64_t(p.steps)))
                        .to(s.device);
     lap.reset();
+    if (p.steps < o.trace_steps) write_trace_batch(s, p.steps, batch, x, o.out_dir);
     const auto r = train_step(c, s, p, batch, x, epoch);
+    if (p.steps < o.trace_steps) write_trace_update(s, p.steps, o.out_dir);
     p.train_seconds += seconds_since(ts);
     sums.loss += r.loss;
     ++sums.steps;
@@ -184,6 +186,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (o.resume && restore_checkpoint(c, s, p, o.out_dir))
     log << "[train] resumed " << o.out_dir << " after epoch " << p.epochs_done << "\n";
   const int first_epoch = p.epochs_done;
+  if (o.trace_steps > 0 && p.steps == 0) write_trace_start(c, s, o.out_dir);
   lap.emplace(&p.clock, "triplet accuracy");
   if (first_epoch == 0 && s.accuracy_set)
     p.triplet_accuracy_before = triplet_accuracy(embed_set(*s.model, *s.accuracy_set, s.device, c.model.normalize),
@@ -194,7 +197,7 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   const bool stopped = stops_early(c, p.curve).stop;  // a resumed run that had stopped early trains no further
   for (int epoch = first_epoch; !stopped && epoch < c.schedule.epochs; ++epoch) {
     set_learning_rates(c, s, epoch);
-    const auto sums = run_epoch(c, s, p, epoch, first_epoch, started, log);
+    const auto sums = run_epoch(c, s, p, epoch, first_epoch, started, o, log);
     if (sums.steps == 0) break;
     const double mean_loss = sums.loss / double(sums.steps);
     if (epoch == 0) p.first_loss = mean_loss;

@@ -70,6 +70,14 @@ void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingP
 // config's checkpoint.
 bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir);
 
+// `train --trace-steps N` (training_trace.cpp): out_dir/trace/ gets the starting weights and config (trace.json), then
+// each of the first N steps' batch: its items, their training-level labels and the input images as .npy.
+void write_trace_start(const RunConfig& c, TrainingSetup& s, const std::string& out_dir);
+void write_trace_batch(TrainingSetup& s, long step, const std::vector<std::int64_t>& batch, const torch::Tensor& x,
+                       const std::string& out_dir);
+// ... and after each of those steps the model's parameters, concatenated in named_parameters order.
+void write_trace_update(TrainingSetup& s, long step, const std::string& out_dir);
+
 // One optimiser step on the batch of items `batch` (images x): mine, loss, update, the movement log; the loss value
 // and the fraction of active triplets (where the loss has them). std::runtime_error when the loss is not finite.
 struct StepOutcome {

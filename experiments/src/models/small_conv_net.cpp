@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/small_conv_net.hpp"
 
+#include "dmlbench/experiments/max_pool_2x2.hpp"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -20,23 +22,6 @@ SmallConvNetImpl::SmallConvNetImpl(std::int64_t embedding_dim, std::int64_t chan
   }
   embedding = register_module("embedding", torch::nn::Linear(width, embedding_dim));
 }
-
-namespace {
-
-// 2 x 2 max pooling (floor mode). Without gradients (evaluation), the elementwise maximum of the four strided quarter
-// maps: the values of torch::max_pool2d (a NaN wins there too), whose NCHW kernel with indices took a third of an
-// embedding pass (issue 30's profile). With gradients the stock op, whose backward sends a tie to the first maximum.
-torch::Tensor max_pool_2x2(const torch::Tensor& y) {
-  if (torch::GradMode::is_enabled() && y.requires_grad()) return torch::max_pool2d(y, 2);
-  using torch::indexing::Slice;
-  const auto h = y.size(2) / 2 * 2, w = y.size(3) / 2 * 2;
-  const auto q = [&](std::int64_t a, std::int64_t b) {
-    return y.index({Slice(), Slice(), Slice(a, h, 2), Slice(b, w, 2)});
-  };
-  return torch::maximum(torch::maximum(q(0, 0), q(0, 1)), torch::maximum(q(1, 0), q(1, 1)));
-}
-
-}  // namespace
 
 torch::Tensor SmallConvNetImpl::features(torch::Tensor x) {
   if (x.dim() != 4 || x.size(1) != in_channels || x.size(2) < 16 || x.size(3) < 16) {

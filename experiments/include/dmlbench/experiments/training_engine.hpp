@@ -16,6 +16,7 @@ struct RunOptions {
   std::string out_dir;       // the run folder
   bool resume = false;       // continue from out_dir's checkpoint (written by the same config, max_steps aside)
   std::string git_revision;  // stamped on every output
+  long trace_steps = 0;      // write the starting weights and the first N steps' batches to out_dir/trace (benchmarks)
 };
 
 // Trains (or resumes) one run and writes its outputs; returns the contents of metrics.json. Progress lines with an

@@ -1,0 +1,16 @@
+// small-conv's 2 x 2 max pooling with stride 2 (floor mode), with torch::max_pool2d's values and gradients bit for bit
+// (issue 30: the stock NCHW kernel with int64 indices was a quarter of a glyph-proxy training step).
+#pragma once
+
+#include <torch/torch.h>
+
+namespace dmlbench::experiments {
+
+// On the CPU in float32, one pass of a hand-written kernel; with gradients an autograd op that keeps each window's
+// argmax in a byte. The stock op's rules: a tie goes to the window's first maximum (row-major), a NaN wins (the last
+// one), the row or column that floor mode crops gets a zero gradient, and each gradient is 0 + dy as the stock
+// backward adds it into zeros (so -0 becomes +0). Elsewhere (CUDA, other types): torch::max_pool2d with gradients,
+// without them the maximum of the four strided quarter maps (the same values).
+torch::Tensor max_pool_2x2(const torch::Tensor& y);
+
+}  // namespace dmlbench::experiments
