@@ -7,7 +7,8 @@ script, the same thread count (issue 30 item 2).
   agree   `dmlbench train --trace-steps K` writes its starting weights and its first K batches; the Python model,
           given those weights, trains on those batches (same miner rules and random draws: trip-sh's random positive
           comes from a CPU generator seeded as the engine seeds it) and its losses are set beside the run's
-          train_steps.csv. Exits 1 when a loss differs by more than --tolerance (relative).
+          train_steps.csv and its parameters after each step beside the run's. Exits 1 unless every step's
+          parameters are bit-identical and every loss within --tolerance (relative; the CSV's 9 digits).
   speed   images per second of the training steps, each arm in its own process, repetitions interleaved, medians and
           per-repetition ratios. C++: `dmlbench train` with the config as the report runs it (its loader decodes the
           PNGs on its own threads while it trains), the time of its steps as the run reports it (train_seconds:
@@ -16,7 +17,7 @@ script, the same thread count (issue 30 item 2).
           miner, loss and optimizer. Both arms get the OPENBLAS_CORETYPE that `dmlbench info` says it runs with.
 
 Usage: /usr/bin/python3 bench/glyph_training_bench.py agree|speed [--build build] [--threads 1] [--steps 100]
-       [--reps 5] [--trace-steps 20] [--json out.json]
+       [--reps 5] [--trace-steps 20] [--set key=value ...] [--control double-gather] [--json out.json]
 """
 import argparse
 import json
@@ -68,12 +69,19 @@ def mine_trip_sh(sim, y, gen):
     return idx[keep], p[keep], n[keep]
 
 
-def step(model, opt, x, y, gen, margin):
+def step(model, opt, x, y, gen, margin, double_gather=False):
     e = F.normalize(model(x), dim=1)
     with torch.no_grad():
         a, p, n = mine_trip_sh((e @ e.t()).double(), y, gen)
     ea, ep, en = e[a], e[p], e[n]  # each gathered once, as metric_losses.cpp does (the gradients add in that order)
+    if double_gather:  # the negative control: the anchors gathered again for the negative term
+        loss = F.relu((1 - (ea * ep).sum(1)) - (1 - (e[a] * en).sum(1)) + margin).mean()
+        return finish(opt, loss)
     loss = F.relu((1 - (ea * ep).sum(1)) - (1 - (ea * en).sum(1)) + margin).mean()
+    return finish(opt, loss)
+
+
+def finish(opt, loss):
     opt.zero_grad()
     loss.backward()
     opt.step()
@@ -87,16 +95,20 @@ def coretype_env(exe):
     return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas
 
 
-def cpp_train(exe, out, steps, env, trace=0):
+def cpp_train(exe, out, steps, env, trace=0, sets=()):
     args = [exe, "train", "--config", str(CONFIG), "--out", str(out), "--max-steps", str(steps), "--device", "cpu",
             "--set", "eval.sets=heldout", "--set", "eval.curve_sets=[]", "--set", "eval.nmi=false"]
+    for kv in sets:
+        args += ["--set", kv]
     if trace:
         args += ["--trace-steps", str(trace)]
-    subprocess.run(args, check=True, capture_output=True, text=True, env=env, cwd=ROOT)
+    p = subprocess.run(args, capture_output=True, text=True, env=env, cwd=ROOT)
+    if p.returncode != 0:
+        sys.exit(f"error: {' '.join(args)} failed (exit status {p.returncode}):\n{p.stderr.strip()}")
     return json.loads((Path(out) / "metrics.json").read_text())
 
 
-def replay(trace):
+def replay(trace, double_gather):
     """The Python loop on a run's traced weights and batches: per step its loss and its parameters' largest
     difference from the run's after the same step."""
     tr = Path(trace) / "trace"
@@ -118,7 +130,7 @@ def replay(trace):
         b = json.loads((tr / f"batch_{k}.json").read_text())
         x = torch.from_numpy(np.load(tr / b["images"]["file"])).reshape(b["images"]["shape"])
         gen = torch.Generator().manual_seed(cfg["seed"] * 7919 + k - 1)  # training_step.cpp's mining generator
-        loss = step(model, opt, x, torch.tensor(b["labels"]), gen, cfg["loss"]["margin"])
+        loss = step(model, opt, x, torch.tensor(b["labels"]), gen, cfg["loss"]["margin"], double_gather)
         mine = torch.cat([t.detach().flatten() for t in model.parameters()])
         theirs = torch.from_numpy(np.load(tr / f"parameters_{k}.npy")).flatten()
         table.append({"step": k, "python": loss, "parameters_max_abs_difference": (mine - theirs).abs().max().item(),
@@ -128,9 +140,10 @@ def replay(trace):
 
 def agree(a, exe, env):
     with tempfile.TemporaryDirectory() as out:
-        m = cpp_train(exe, out, a.trace_steps, env, trace=a.trace_steps)
-        p = subprocess.run([sys.executable, __file__, "replay", "--trace", out, "--threads", str(a.threads)],
-                           check=True, capture_output=True, text=True, env=env)
+        m = cpp_train(exe, out, a.trace_steps, env, trace=a.trace_steps, sets=a.set)
+        p = subprocess.run([sys.executable, __file__, "replay", "--trace", out, "--threads", str(a.threads)] +
+                           (["--control", a.control] if a.control else []), check=True, capture_output=True,
+                           text=True, env=env)
         table = json.loads(p.stdout)
         rows = [l.split(",") for l in (Path(out) / "train_steps.csv").read_text().splitlines()[2:]]
     for r, row in zip(table, rows):
@@ -142,7 +155,7 @@ def agree(a, exe, env):
               + ("bit-identical" if r["parameters_equal"] else
                  f"largest |difference| {r['parameters_max_abs_difference']:.2e}"))
     worst = max(r["rel"] for r in table)
-    ok = worst <= a.tolerance
+    ok = worst <= a.tolerance and all(r["parameters_equal"] for r in table)
     print(f"largest relative loss difference {worst:.2e} over {len(table)} steps (tolerance {a.tolerance:g}: "
           f"train_steps.csv prints 9 significant digits); parameters bit-identical after "
           f"{sum(r['parameters_equal'] for r in table)} of {len(table)} steps: {'agree' if ok else 'DIFFER'}")
@@ -205,12 +218,15 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--trace-steps", type=int, default=20)
     ap.add_argument("--tolerance", type=float, default=1e-6)
+    ap.add_argument("--set", action="append", default=[], help="agree: a config override for the run (key=value)")
+    ap.add_argument("--control", choices=["double-gather"], help="agree: the negative control, a Python loop that "
+                    "gathers the anchors twice (the same loss, its gradients added in another order)")
     ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--json")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     if a.mode == "replay":
-        print(json.dumps(replay(a.trace)))
+        print(json.dumps(replay(a.trace, a.control == "double-gather")))
         return 0
     if a.mode == "python-arm":
         print(json.dumps({"images_per_second": python_speed(a.steps, a.seed)}))

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 
 namespace dmlbench::experiments {
 
@@ -16,6 +17,18 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
+
+// An evaluation set that a key names must hold images (issue 29: an empty one ended in a LibTorch reduction error).
+void require_images(const TrainingData& d, const std::string& name, const std::string& key, const RunConfig& c) {
+  if (d.eval_set(name).size > 0) return;
+  std::ostringstream holdout;
+  holdout << c.dataset.holdout;
+  throw config_error(key + " names the set " + name + ", which holds no images here" +
+                     (name == "heldout" ? " (dataset.holdout = " + holdout.str() +
+                                              " of each training class rounds down to none): raise dataset.holdout "
+                                              "or leave " + name + " out of " + key
+                                        : ""));
+}
 
 // The rules that need the data (a level or set the dataset lacks, too few classes) or other runs' files.
 void check_against_data(const RunConfig& c, const TrainingData& d, const std::string& train_level) {
@@ -31,15 +44,18 @@ void check_against_data(const RunConfig& c, const TrainingData& d, const std::st
         throw config_error("model.init_run = " + r.string() + " trained model." + k + " = " + other.value(k, json()).dump() +
                            ", this run has " + c.resolved.at("model").at(k).dump());
   }
-  for (const auto& name : c.eval.curve_sets) d.eval_set(name);
+  for (const auto& name : c.eval.curve_sets) require_images(d, name, "eval.curve_sets", c);
   if (!c.eval.subclusters.empty())
     for (const auto& name : eval_sets(c, d)) {
       d.eval_set(name).level_index(c.eval.subclusters[0]);
       d.eval_set(name).level_index(c.eval.subclusters[1]);
     }
   const auto& labels = d.train.labels[std::size_t(d.train.level_index(train_level))];
-  for (const auto& s : c.eval.sets) d.eval_set(s);
-  if (!c.eval.triplet_accuracy_set.empty()) d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
+  for (const auto& s : c.eval.sets) require_images(d, s, "eval.sets", c);
+  if (!c.eval.triplet_accuracy_set.empty()) {
+    require_images(d, c.eval.triplet_accuracy_set, "eval.triplet_accuracy_set", c);
+    d.eval_set(c.eval.triplet_accuracy_set).level_index(train_level);
+  }
   if (!c.eval.tree_groups.empty()) d.train.level_index(c.eval.tree_groups);
   if (const auto& f = sampler_spec(c.batch.sampler).check_data) f(c, labels);
   if (const auto& f = loss_spec(c.loss.name).check_data) f(c, labels);
