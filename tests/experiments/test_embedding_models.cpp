@@ -328,49 +328,54 @@ static bool same_bits(const torch::Tensor& a, const torch::Tensor& b) {
   return a.sizes() == b.sizes() && torch::equal(a.contiguous().view(torch::kInt32), b.contiguous().view(torch::kInt32));
 }
 
-// Issue 30: small-conv's pooling kernel against torch::max_pool2d over random inputs with a pinned seed, on values
-// from {-2, ..., 2} (most windows hold a tie), with NaNs (one or two in a window), -inf and -0 in the gradient, odd
-// sizes that floor mode crops, with 1 and 2 threads: forward and input gradient bit for bit. Negative controls: the
-// maximum of the quarter maps (the same values) sends a tie's gradient elsewhere, and the stock gradient turns -0
-// into +0, which writing dy as it comes would not.
-TEST_CASE("max_pool_2x2 gives torch::max_pool2d's values and gradients bit for bit (ties, NaN, -inf, -0, odd sizes)") {
+// Issue 30: small-conv's pooling kernels against torch::max_pool2d (and torch::relu before it) over random inputs with
+// a pinned seed, on values from {-2, ..., 2} (most windows hold a tie; with the ReLU every window of non-positive
+// values is one), with NaNs (one or two in a window), -inf, -0 in the input and in the gradient, odd sizes that floor
+// mode crops, with 1 and 2 threads: forward and input gradient bit for bit. Negative controls: the maximum of the
+// quarter maps (the same values) sends a tie's gradient elsewhere, and the stock gradient turns -0 into +0, which
+// writing dy as it comes would not.
+TEST_CASE("max_pool_2x2 and relu_max_pool_2x2 give the stock ops' values and gradients bit for bit") {
   const int threads_before = at::get_num_threads();
   const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  for (const int threads : {1, 2}) {
-    at::set_num_threads(threads);
-    torch::manual_seed(30);
-    for (const auto& size : std::vector<std::array<std::int64_t, 4>>{{3, 5, 28, 28}, {2, 3, 7, 7}, {2, 2, 29, 33},
-                                                                      {1, 1, 2, 2}, {2, 4, 3, 5}}) {
-      auto x = torch::randint(-2, 3, {size[0], size[1], size[2], size[3]}).to(torch::kFloat32);
-      x.view(-1).index_put_({torch::randint(0, x.numel(), {x.numel() / 17 + 1})}, nan);
-      x.view(-1).index_put_({torch::randint(0, x.numel(), {x.numel() / 13 + 1})}, -inf);
-      auto dy = torch::randn({size[0], size[1], size[2] / 2, size[3] / 2});
-      dy.view(-1).index_put_({torch::randint(0, dy.numel(), {dy.numel() / 5 + 1})}, -0.0f);
-      const auto run = [&](int which) {
-        const auto xg = x.clone().requires_grad_(true);
-        using torch::indexing::Slice;
-        const auto h = size[2] / 2 * 2, w = size[3] / 2 * 2;
-        const auto q = [&](int a, int b) { return xg.index({Slice(), Slice(), Slice(a, h, 2), Slice(b, w, 2)}); };
-        const auto y = which == 0   ? max_pool_2x2(xg)
-                       : which == 1 ? torch::max_pool2d(xg, 2)
-                                    : torch::maximum(torch::maximum(q(0, 0), q(0, 1)), torch::maximum(q(1, 0), q(1, 1)));
-        y.backward(dy);
-        return std::array<torch::Tensor, 2>{y.detach(), xg.grad()};
-      };
-      const auto ours = run(0), stock = run(1), split = run(2);
-      CHECK(same_bits(ours[0], stock[0]));
-      CHECK(same_bits(ours[1], stock[1]));
-      {
-        torch::NoGradGuard no_grad;
-        CHECK(same_bits(max_pool_2x2(x), stock[0]));
-      }
-      if (size[2] >= 4) {
-        CHECK(torch::allclose(split[0], stock[0], 0, 0, /*equal_nan=*/true));  // the same values (NaN bits aside)
-        CHECK_FALSE(same_bits(split[1], stock[1]));  // a tie's gradient elsewhere
-        CHECK(torch::signbit(dy).logical_and(dy.eq(0)).any().item<bool>());  // -0 in dy ...
-        CHECK_FALSE(torch::signbit(stock[1]).logical_and(stock[1].eq(0)).any().item<bool>());  // ... +0 in dx
+  for (const bool with_relu : {false, true})
+    for (const int threads : {1, 2}) {
+      at::set_num_threads(threads);
+      torch::manual_seed(30);
+      for (const auto& size : std::vector<std::array<std::int64_t, 4>>{{3, 5, 28, 28}, {2, 3, 7, 7}, {2, 2, 29, 33},
+                                                                        {1, 1, 2, 2}, {2, 4, 3, 5}}) {
+        INFO("relu " << with_relu << ", threads " << threads << ", size " << size[2] << " x " << size[3]);
+        auto x = torch::randint(-2, 3, {size[0], size[1], size[2], size[3]}).to(torch::kFloat32);
+        x.view(-1).index_put_({torch::randint(0, x.numel(), {x.numel() / 17 + 1})}, nan);
+        x.view(-1).index_put_({torch::randint(0, x.numel(), {x.numel() / 13 + 1})}, -inf);
+        x.view(-1).index_put_({torch::randint(0, x.numel(), {x.numel() / 11 + 1})}, -0.0f);
+        auto dy = torch::randn({size[0], size[1], size[2] / 2, size[3] / 2});
+        dy.view(-1).index_put_({torch::randint(0, dy.numel(), {dy.numel() / 5 + 1})}, -0.0f);
+        const auto run = [&](int which) {
+          const auto xg = x.clone().requires_grad_(true);
+          const auto r = with_relu && which != 0 ? torch::relu(xg) : xg;
+          using torch::indexing::Slice;
+          const auto h = size[2] / 2 * 2, w = size[3] / 2 * 2;
+          const auto q = [&](int a, int b) { return r.index({Slice(), Slice(), Slice(a, h, 2), Slice(b, w, 2)}); };
+          const auto y = which == 0   ? (with_relu ? relu_max_pool_2x2(xg) : max_pool_2x2(xg))
+                         : which == 1 ? torch::max_pool2d(r, 2)
+                                      : torch::maximum(torch::maximum(q(0, 0), q(0, 1)), torch::maximum(q(1, 0), q(1, 1)));
+          y.backward(dy);
+          return std::array<torch::Tensor, 2>{y.detach(), xg.grad()};
+        };
+        const auto ours = run(0), stock = run(1), split = run(2);
+        CHECK(same_bits(ours[0], stock[0]));
+        CHECK(same_bits(ours[1], stock[1]));
+        {
+          torch::NoGradGuard no_grad;
+          CHECK(same_bits(with_relu ? relu_max_pool_2x2(x) : max_pool_2x2(x), stock[0]));
+        }
+        if (size[2] >= 4) {
+          CHECK(torch::allclose(split[0], stock[0], 0, 0, /*equal_nan=*/true));  // the same values (NaN bits aside)
+          CHECK_FALSE(same_bits(split[1], stock[1]));                            // a tie's gradient elsewhere
+          CHECK(torch::signbit(dy).logical_and(dy.eq(0)).any().item<bool>());    // -0 in dy ...
+          CHECK_FALSE(torch::signbit(stock[1]).logical_and(stock[1].eq(0)).any().item<bool>());  // ... +0 in dx
+        }
       }
     }
-  }
   at::set_num_threads(threads_before);
 }

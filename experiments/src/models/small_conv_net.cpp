@@ -30,7 +30,7 @@ torch::Tensor SmallConvNetImpl::features(torch::Tensor x) {
     throw std::invalid_argument("small-conv: input must be B x " + std::to_string(in_channels) +
                                 " x H x W with H, W >= 16, got " + got.str());
   }
-  for (std::size_t i = 0; i < convs.size(); ++i) x = max_pool_2x2(torch::relu(bns[i](convs[i](x))));
+  for (std::size_t i = 0; i < convs.size(); ++i) x = relu_max_pool_2x2(bns[i](convs[i](x)));
   return torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1);
 }
 

@@ -13,4 +13,8 @@ namespace dmlbench::experiments {
 // without them the maximum of the four strided quarter maps (the same values).
 torch::Tensor max_pool_2x2(const torch::Tensor& y);
 
+// max_pool_2x2(torch::relu(y)) in one pass, the same values and gradients bit for bit, without the ReLU's map
+// (small-conv's block ends in ReLU then pooling).
+torch::Tensor relu_max_pool_2x2(const torch::Tensor& y);
+
 }  // namespace dmlbench::experiments
