@@ -2,7 +2,8 @@
 
   kills    N SIGKILLs at seeded random moments of `train` (and of `sweep --local` running the same training as its one
            point): every resume ends bit-identical (metrics.json's eval, curve, steps and losses) to an uninterrupted
-           run, and no temporary file is left behind; a missing data folder is one clear error.
+           run, and no temporary file is left behind; a SIGTERM to `sweep --local` alone ends its point with it, and
+           the rerun ends identical; a missing data folder is one clear error.
   report   N SIGKILLs at seeded random moments of `report` (a fixture reproduction of 4 runs of 3 steps and the figures
            stage): each rerun ends with the uninterrupted report's stage summary and claims, and a reports folder that
            is either absent or whole; a full disk while the report is written (tmpfs, as below) is one clear error and
@@ -121,9 +122,40 @@ def kills():
         assert not temporaries(out), temporaries(out)
         outcomes.append(f"sweep --local killed at {at:.1f} s ({'running' if killed else 'already done'}): "
                         "rerun identical")
+    outcomes.append(terminate_sweep(grid, want))
     refused(train_args(work / "no-data") + ["--set", f"dataset.data_dir={work / 'nowhere'}"], "nowhere")
     assert not (work / "no-data" / "metrics.json").exists()
     print(f"reference run {seconds:.1f} s; " + "; ".join(outcomes))
+
+
+def group_gone(pgid, seconds):
+    for _ in range(int(seconds / 0.05)):
+        try:
+            os.killpg(pgid, 0)
+        except ProcessLookupError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def terminate_sweep(grid, want):
+    """SIGTERM to `sweep --local` alone (kill PID, timeout(1)) while its point trains: the point's processes end with
+    it (they went on training with no parent), the sweep ends by the signal, and a rerun ends identical."""
+    out = work / "sweep-term"
+    p = subprocess.Popen([exe, "sweep", "--grid", str(grid), "--out", str(out), "--local"], start_new_session=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while p.poll() is None and not (out / "seed1/checkpoint.json").exists():
+        time.sleep(0.02)
+    os.kill(p.pid, signal.SIGTERM)
+    code = p.wait(timeout=120)
+    gone = group_gone(p.pid, 30)
+    if not gone:
+        os.killpg(p.pid, signal.SIGKILL)
+    assert code == -signal.SIGTERM, f"the sweep ended with {code}, not by SIGTERM"
+    assert gone, "the sweep's point was still running 30 s after the sweep ended"
+    run("sweep", "--grid", str(grid), "--out", str(out), "--local")
+    assert result(out / "seed1") == want, "the sweep rerun after SIGTERM differs from the reference"
+    return "SIGTERM to sweep --local alone: its point ended with it, rerun identical"
 
 
 def mount(folder, options):

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstring>
 #include <filesystem>
@@ -29,6 +30,35 @@ std::string seconds_text(double s) {
 
 namespace {
 
+volatile std::sig_atomic_t g_terminate = 0;
+void remember_terminate(int) { g_terminate = 1; }
+
+// While a pool runs, a SIGTERM sent to this process alone (kill PID, timeout(1), a batch system) is passed on to the
+// running children, no other job starts, and once they have ended this process ends by the same signal, as it would
+// have without the pool: no child is left running with no parent (they were: `kill` of a tune left its workers
+// training). SIGINT is left alone: a terminal's Ctrl-C reaches the children itself, in this process group.
+class TerminateRelay {
+ public:
+  TerminateRelay() {
+    g_terminate = 0;
+    struct sigaction sa {};
+    sa.sa_handler = remember_terminate;  // no SA_RESTART: waitpid returns EINTR
+    sigaction(SIGTERM, &sa, &old_);
+  }
+  ~TerminateRelay() { sigaction(SIGTERM, &old_, nullptr); }
+  TerminateRelay(const TerminateRelay&) = delete;
+  TerminateRelay& operator=(const TerminateRelay&) = delete;
+  bool received() const { return g_terminate != 0; }
+  // After the children have ended: the previous handler back, then the signal again.
+  void end_like_the_signal() {
+    sigaction(SIGTERM, &old_, nullptr);
+    std::raise(SIGTERM);
+  }
+
+ private:
+  struct sigaction old_ {};
+};
+
 // One run of a pool: its jobs' outcomes, the running children, the counts.
 class PoolRun {
  public:
@@ -39,11 +69,18 @@ class PoolRun {
   }
 
   PoolResult run() {
+    TerminateRelay relay;
+    bool passed_on = false;
     for (;;) {
-      if (!(opt_.stop_on_failure && result_.failed > 0)) start_ready();
+      if (!relay.received() && !(opt_.stop_on_failure && result_.failed > 0)) start_ready();
+      if (relay.received() && !passed_on) {
+        for (const auto& r : running_) ::kill(r.first, SIGTERM);
+        passed_on = true;
+      }
       if (running_.empty()) break;
       wait_one();
     }
+    if (relay.received()) relay.end_like_the_signal();
     for (const auto& o : result_.jobs) result_.not_started += o.state == JobState::not_started ? 1 : 0;
     return result_;
   }

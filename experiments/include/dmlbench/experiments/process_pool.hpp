@@ -62,7 +62,8 @@ struct PoolResult {
 // Runs the jobs: starts them in list order while fewer than options.jobs run, passing over a job whose `after` has
 // not finished (or that is held) for the later ones, and waits (through interrupted waits) until none runs and none
 // can start. Throws std::invalid_argument for jobs < 1 or an `after` that is not another job's index, and
-// std::runtime_error when a job cannot be started (the ones running then are left running).
+// std::runtime_error when a job cannot be started (the ones running then are left running). A SIGTERM to this process
+// meanwhile is passed on to the running jobs; once they have ended, this process ends by that signal.
 PoolResult run_pool(const std::vector<PoolJob>& jobs, const PoolOptions& options);
 
 // Whole seconds: "12 s".
