@@ -17,7 +17,7 @@ script, the same thread count (issue 30 item 2).
           miner, loss and optimizer. Both arms get the OPENBLAS_CORETYPE that `dmlbench info` says it runs with.
 
 Usage: /usr/bin/python3 bench/glyph_training_bench.py agree|speed [--build build] [--threads 1] [--steps 100]
-       [--reps 5] [--trace-steps 20] [--set key=value ...] [--control double-gather] [--json out.json]
+       [--reps 5] [--trace-steps 20] [--set key=value ...] [--control double-gather] [--before EXE] [--json out.json]
 """
 import argparse
 import json
@@ -192,18 +192,28 @@ def python_speed(steps, seed):
 
 def speed(a, exe, env):
     arms = {"dmlbench": [], "python": []}
+    cpp_arms = {"dmlbench": (exe, env)}
+    if a.before:  # another build of dmlbench (an earlier commit) as a third arm; its torch plugin where it lies beside it
+        plugin = Path(a.before).parent / "libdmlbench_torch_commands.so"
+        cpp_arms["dmlbench-before"] = (a.before, dict(env, DMLBENCH_TORCH_PLUGIN=str(plugin)) if plugin.exists() else env)
+        arms = {"dmlbench": [], "dmlbench-before": [], "python": []}
     for r in range(a.reps):
-        with tempfile.TemporaryDirectory() as out:
-            m = cpp_train(exe, out, a.steps, env)
-            if m["torch_threads"] != a.threads:
-                sys.exit(f"error: the C++ run used {m['torch_threads']} threads, not {a.threads}")
-            arms["dmlbench"].append(m["steps"] * 128 / m["train_seconds"])
+        for name, (x, e) in cpp_arms.items():
+            with tempfile.TemporaryDirectory() as out:
+                m = cpp_train(x, out, a.steps, e)
+                if m["torch_threads"] != a.threads:
+                    sys.exit(f"error: the C++ run used {m['torch_threads']} threads, not {a.threads}")
+                arms[name].append(m["steps"] * 128 / m["train_seconds"])
         p = subprocess.run([sys.executable, __file__, "python-arm", "--steps", str(a.steps), "--seed", str(r + 1),
                             "--threads", str(a.threads)], check=True, capture_output=True, text=True, env=env)
         arms["python"].append(json.loads(p.stdout.strip().splitlines()[-1])["images_per_second"])
         print(f"rep {r}: " + ", ".join(f"{k} {v[-1]:.0f}" for k, v in arms.items()) + " images/s", flush=True)
     ratios = [c / p for c, p in zip(arms["dmlbench"], arms["python"])]
-    return {"images_per_second": arms, "images_per_second_median": {k: statistics.median(v) for k, v in arms.items()},
+    extra = {}
+    if a.before:
+        rb = [c / b for c, b in zip(arms["dmlbench"], arms["dmlbench-before"])]
+        extra = {"ratio_dmlbench_over_before": {"median": statistics.median(rb), "min": min(rb), "max": max(rb)}}
+    return extra | {"images_per_second": arms, "images_per_second_median": {k: statistics.median(v) for k, v in arms.items()},
             "ratio_dmlbench_over_python": {"median": statistics.median(ratios), "min": min(ratios),
                                            "max": max(ratios)}, "target": "dmlbench >= 1.3 x python"}
 
@@ -221,6 +231,7 @@ def main():
     ap.add_argument("--set", action="append", default=[], help="agree: a config override for the run (key=value)")
     ap.add_argument("--control", choices=["double-gather"], help="agree: the negative control, a Python loop that "
                     "gathers the anchors twice (the same loss, its gradients added in another order)")
+    ap.add_argument("--before", help="speed: another dmlbench executable (an earlier build) timed as a third arm")
     ap.add_argument("--seed", type=int, default=1, help=argparse.SUPPRESS)
     ap.add_argument("--json")
     a = ap.parse_args()

@@ -519,6 +519,14 @@ std::optional<std::pair<int, int>> TransformPipeline::fixed_output_size() const 
   return size;
 }
 
+bool TransformPipeline::deterministic() const {
+  for (const Step& st : steps_->steps)
+    if (st.kind == Step::Kind::random_resized_crop || st.kind == Step::Kind::random_crop ||
+        st.kind == Step::Kind::hflip || st.kind == Step::Kind::random_affine)
+      return false;
+  return true;
+}
+
 void TransformPipeline::check_channels(int channels) const {
   if (steps_->normalize && steps_->mean.size() != 1 && steps_->mean.size() != std::size_t(channels))
     throw std::invalid_argument("transforms: normalize has " + std::to_string(steps_->mean.size()) +

@@ -19,7 +19,7 @@ namespace dmlbench::experiments {
 
 namespace {
 
-constexpr std::int64_t kEvalCacheBytes = std::int64_t(1) << 30;  // evaluation images kept decoded up to 1 GiB a set
+constexpr std::int64_t kDecodedCacheBytes = std::int64_t(1) << 30;  // images kept decoded up to 1 GiB a set and transform
 
 // torchvision's ImageNet statistics, which the presets normalise RGB inputs with (the pretrained ResNets expect them).
 const nlohmann::json kImageNetNormalize = {
@@ -94,30 +94,35 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
                             torch::kFloat32)
         .clone();
   };
-  // The evaluation images of the whole set, decoded once on the loader's threads and kept when they fit in
-  // kEvalCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing.
-  struct EvalCache {
+  // The images of the whole set through a transform that draws nothing, decoded once on the loader's threads and kept
+  // when they fit in kDecodedCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing,
+  // and neither does training where its transform draws nothing either (the glyph proxy's resize): the same floats
+  // as decoding each batch, without the loader's threads decoding beside the training's (issue 30).
+  struct DecodedCache {
     std::mutex mutex;
     bool tried = false;
     torch::Tensor all;  // undefined: too large to keep, decoded per call
   };
-  const auto cache = std::make_shared<EvalCache>();
+  const auto eval_cache = std::make_shared<DecodedCache>();
+  const auto train_cache = train_tf.deterministic()
+                               ? (train_tf.spec() == eval_tf.spec() ? eval_cache : std::make_shared<DecodedCache>())
+                               : nullptr;
   const std::int64_t n = s.size;
-  auto decode_all = [=]() -> torch::Tensor {
+  auto decode_all = [=](const TransformPipeline& tf) -> torch::Tensor {
     constexpr std::int64_t kBatch = 256;
     std::vector<std::vector<int>> plan;
     for (std::int64_t a = 0; a < n; a += kBatch) {
       plan.emplace_back();
       for (std::int64_t i = a; i < std::min(n, a + kBatch); ++i) plan.back().push_back(int(i));
     }
-    PrefetchLoader loader(source, std::move(plan), eval_tf, base);
+    PrefetchLoader loader(source, std::move(plan), tf, base);
     torch::Tensor all;
     Batch b;
     std::int64_t row = 0;
     while (loader.next(b)) {
       if (!all.defined()) {
         const auto bytes = n * std::int64_t(b.channels) * b.rows * b.cols * std::int64_t(sizeof(float));
-        if (bytes > kEvalCacheBytes) return {};
+        if (bytes > kDecodedCacheBytes) return {};
         all = torch::empty({n, b.channels, b.rows, b.cols}, torch::kFloat32);
       }
       all.slice(0, row, row + std::int64_t(b.indices.size())).copy_(to_tensor(b));
@@ -125,15 +130,19 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
     }
     return all;
   };
-  s.images = [=](const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed) {
-    if (!train) {
-      std::lock_guard<std::mutex> lock(cache->mutex);
-      if (!cache->tried) {
-        cache->tried = true;
-        cache->all = decode_all();
-      }
-      if (cache->all.defined()) return cache->all.index({torch::tensor(idx, torch::kInt64)});
+  // The set decoded through the train or the evaluation transform; undefined where it is not kept.
+  auto decoded = [=](bool train) -> torch::Tensor {
+    const auto& cache = train ? train_cache : eval_cache;
+    if (!cache) return {};
+    std::lock_guard<std::mutex> lock(cache->mutex);
+    if (!cache->tried) {
+      cache->tried = true;
+      cache->all = decode_all(train ? train_tf : eval_tf);
     }
+    return cache->all;
+  };
+  s.images = [=](const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed) {
+    if (const auto all = decoded(train); all.defined()) return all.index({torch::tensor(idx, torch::kInt64)});
     LoaderOptions o = base;
     o.seed = seed;
     o.prefetch_batches = 1;
@@ -143,6 +152,13 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
     return to_tensor(b);
   };
   s.stream = [=](const std::vector<std::vector<std::int64_t>>& plan, std::uint64_t seed, std::uint64_t epoch) {
+    if (const auto all = decoded(true); all.defined()) {
+      auto next = std::make_shared<std::size_t>(0);
+      return BatchStream([all, plan, next]() {
+        if (*next >= plan.size()) throw std::logic_error("the epoch's batch plan is exhausted");
+        return all.index({torch::tensor(plan[(*next)++], torch::kInt64)});
+      });
+    }
     LoaderOptions o = base;
     o.seed = seed;
     o.epoch = epoch;

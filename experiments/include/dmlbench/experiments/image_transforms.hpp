@@ -82,6 +82,9 @@ class TransformPipeline {
   // The output size when it does not depend on the input (a resize to [rows, cols] or a crop after the last
   // shorter-side resize, with only flips and affines after it, and pads counted in).
   std::optional<std::pair<int, int>> fixed_output_size() const;
+  // No step draws (no random crop, flip or affine): every image gives the same output whatever the seed, so the
+  // output may be decoded once and kept.
+  bool deterministic() const;
   // std::invalid_argument when normalize's mean/std do not fit `channels`.
   void check_channels(int channels) const;
 
