@@ -109,13 +109,11 @@ namespace {
 
 torch::Tensor pool(const torch::Tensor& y, bool with_relu) {
   const bool grad = torch::GradMode::is_enabled() && y.requires_grad();
-  if (y.dim() == 4 && y.device().is_cpu() && y.scalar_type() == torch::kFloat32 && y.size(2) >= 2 && y.size(3) >= 2) {
-    if (grad) return MaxPool2x2::apply(y, with_relu);
-    const auto x = y.contiguous();
-    auto out = torch::empty({x.size(0), x.size(1), x.size(2) / 2, x.size(3) / 2}, x.options());
-    pool_planes(x, with_relu, out, nullptr);
-    return out;
-  }
+  // Without gradients the quarter maps below: LibTorch's vectorised maximum took 13% less time over the glyph proxy's
+  // curve embeddings than this scalar kernel without its argmax.
+  if (grad && y.dim() == 4 && y.device().is_cpu() && y.scalar_type() == torch::kFloat32 && y.size(2) >= 2 &&
+      y.size(3) >= 2)
+    return MaxPool2x2::apply(y, with_relu);
   const auto r = with_relu ? torch::relu(y) : y;
   if (grad) return torch::max_pool2d(r, 2);
   using torch::indexing::Slice;

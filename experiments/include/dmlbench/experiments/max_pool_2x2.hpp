@@ -6,11 +6,11 @@
 
 namespace dmlbench::experiments {
 
-// On the CPU in float32, one pass of a hand-written kernel; with gradients an autograd op that keeps each window's
+// With gradients, on the CPU in float32: an autograd op, one pass of a hand-written kernel that keeps each window's
 // argmax in a byte. The stock op's rules: a tie goes to the window's first maximum (row-major), a NaN wins (the last
 // one), the row or column that floor mode crops gets a zero gradient, and each gradient is 0 + dy as the stock
-// backward adds it into zeros (so -0 becomes +0). Elsewhere (CUDA, other types): torch::max_pool2d with gradients,
-// without them the maximum of the four strided quarter maps (the same values).
+// backward adds it into zeros (so -0 becomes +0). With gradients elsewhere (CUDA, other types): torch::max_pool2d.
+// Without gradients: the maximum of the four strided quarter maps (the same values).
 torch::Tensor max_pool_2x2(const torch::Tensor& y);
 
 // max_pool_2x2(torch::relu(y)) in one pass, the same values and gradients bit for bit, without the ReLU's map
