@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <sstream>
+#include <utility>
 
 namespace dmlbench::experiments {
 
@@ -79,7 +80,64 @@ TransformPipeline transform_from_config(const std::string& spec, int image_size,
 
 namespace {
 
-// A file-backed split: its labels at every level (the reader's dense ids), its images through the loader.
+torch::Tensor batch_tensor(Batch& b) {
+  return torch::from_blob(b.data.data(), {std::int64_t(b.indices.size()), b.channels, b.rows, b.cols}, torch::kFloat32)
+      .clone();
+}
+
+// The images of a whole split through a transform that draws nothing, decoded once on the loader's threads and kept
+// when they fit in kDecodedCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing,
+// and neither does training where its transform draws nothing either (the glyph proxy's resize): the same floats as
+// decoding each batch, without the loader's threads decoding beside the training's (issue 30).
+class DecodedSplit {
+ public:
+  DecodedSplit(ImageSource source, std::int64_t n, TransformPipeline tf, LoaderOptions base)
+      : source_(std::move(source)), n_(n), tf_(std::move(tf)), base_(std::move(base)) {}
+  // The whole split, decoded at the first call; undefined when it is too large to keep.
+  torch::Tensor all() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!tried_) {
+      tried_ = true;
+      all_ = decode();
+    }
+    return all_;
+  }
+
+ private:
+  torch::Tensor decode() const {
+    constexpr std::int64_t kBatch = 256;
+    std::vector<std::vector<int>> plan;
+    for (std::int64_t a = 0; a < n_; a += kBatch) {
+      plan.emplace_back();
+      for (std::int64_t i = a; i < std::min(n_, a + kBatch); ++i) plan.back().push_back(int(i));
+    }
+    PrefetchLoader loader(source_, std::move(plan), tf_, base_);
+    torch::Tensor all;
+    Batch b;
+    std::int64_t row = 0;
+    while (loader.next(b)) {
+      if (!all.defined()) {
+        const auto bytes = n_ * std::int64_t(b.channels) * b.rows * b.cols * std::int64_t(sizeof(float));
+        if (bytes > kDecodedCacheBytes) return {};
+        all = torch::empty({n_, b.channels, b.rows, b.cols}, torch::kFloat32);
+      }
+      all.slice(0, row, row + std::int64_t(b.indices.size())).copy_(batch_tensor(b));
+      row += std::int64_t(b.indices.size());
+    }
+    return all;
+  }
+
+  ImageSource source_;
+  std::int64_t n_;
+  TransformPipeline tf_;
+  LoaderOptions base_;
+  std::mutex mutex_;
+  bool tried_ = false;
+  torch::Tensor all_;
+};
+
+// A file-backed split: its labels at every level (the reader's dense ids), its images through the loader, or from
+// its decoded copy (DecodedSplit) where the transform draws nothing.
 LabeledSplit file_split(const ImageSet& set, const std::string& name, const TransformPipeline& train_tf,
                         const TransformPipeline& eval_tf, const LoaderOptions& base) {
   LabeledSplit s;
@@ -89,57 +147,15 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
   s.size = std::int64_t(set.size());
   s.paths = set.paths;
   const auto source = ImageSource::files(set.paths);
-  auto to_tensor = [](Batch& b) {
-    return torch::from_blob(b.data.data(), {std::int64_t(b.indices.size()), b.channels, b.rows, b.cols},
-                            torch::kFloat32)
-        .clone();
-  };
-  // The images of the whole set through a transform that draws nothing, decoded once on the loader's threads and kept
-  // when they fit in kDecodedCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing,
-  // and neither does training where its transform draws nothing either (the glyph proxy's resize): the same floats
-  // as decoding each batch, without the loader's threads decoding beside the training's (issue 30).
-  struct DecodedCache {
-    std::mutex mutex;
-    bool tried = false;
-    torch::Tensor all;  // undefined: too large to keep, decoded per call
-  };
-  const auto eval_cache = std::make_shared<DecodedCache>();
-  const auto train_cache = train_tf.deterministic()
-                               ? (train_tf.spec() == eval_tf.spec() ? eval_cache : std::make_shared<DecodedCache>())
-                               : nullptr;
-  const std::int64_t n = s.size;
-  auto decode_all = [=](const TransformPipeline& tf) -> torch::Tensor {
-    constexpr std::int64_t kBatch = 256;
-    std::vector<std::vector<int>> plan;
-    for (std::int64_t a = 0; a < n; a += kBatch) {
-      plan.emplace_back();
-      for (std::int64_t i = a; i < std::min(n, a + kBatch); ++i) plan.back().push_back(int(i));
-    }
-    PrefetchLoader loader(source, std::move(plan), tf, base);
-    torch::Tensor all;
-    Batch b;
-    std::int64_t row = 0;
-    while (loader.next(b)) {
-      if (!all.defined()) {
-        const auto bytes = n * std::int64_t(b.channels) * b.rows * b.cols * std::int64_t(sizeof(float));
-        if (bytes > kDecodedCacheBytes) return {};
-        all = torch::empty({n, b.channels, b.rows, b.cols}, torch::kFloat32);
-      }
-      all.slice(0, row, row + std::int64_t(b.indices.size())).copy_(to_tensor(b));
-      row += std::int64_t(b.indices.size());
-    }
-    return all;
-  };
+  const auto eval_cache = std::make_shared<DecodedSplit>(source, s.size, eval_tf, base);
+  const auto train_cache =
+      !train_tf.deterministic()          ? nullptr
+      : train_tf.spec() == eval_tf.spec() ? eval_cache
+                                          : std::make_shared<DecodedSplit>(source, s.size, train_tf, base);
   // The set decoded through the train or the evaluation transform; undefined where it is not kept.
   auto decoded = [=](bool train) -> torch::Tensor {
     const auto& cache = train ? train_cache : eval_cache;
-    if (!cache) return {};
-    std::lock_guard<std::mutex> lock(cache->mutex);
-    if (!cache->tried) {
-      cache->tried = true;
-      cache->all = decode_all(train ? train_tf : eval_tf);
-    }
-    return cache->all;
+    return cache ? cache->all() : torch::Tensor();
   };
   s.images = [=](const std::vector<std::int64_t>& idx, bool train, std::uint64_t seed) {
     if (const auto all = decoded(train); all.defined()) return all.index({torch::tensor(idx, torch::kInt64)});
@@ -149,7 +165,7 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
     PrefetchLoader loader(source, {std::vector<int>(idx.begin(), idx.end())}, train ? train_tf : eval_tf, o);
     Batch b;
     loader.next(b);
-    return to_tensor(b);
+    return batch_tensor(b);
   };
   s.stream = [=](const std::vector<std::vector<std::int64_t>>& plan, std::uint64_t seed, std::uint64_t epoch) {
     if (const auto all = decoded(true); all.defined()) {
@@ -165,10 +181,10 @@ LabeledSplit file_split(const ImageSet& set, const std::string& name, const Tran
     std::vector<std::vector<int>> p;
     for (const auto& b : plan) p.emplace_back(b.begin(), b.end());
     auto loader = std::make_shared<PrefetchLoader>(source, std::move(p), train_tf, o);
-    return BatchStream([loader, to_tensor]() {
+    return BatchStream([loader]() {
       Batch b;
       if (!loader->next(b)) throw std::logic_error("the epoch's batch plan is exhausted");
-      return to_tensor(b);
+      return batch_tensor(b);
     });
   };
   return s;
