@@ -140,8 +140,10 @@ std::vector<ex::PoolJob> point_jobs(const ex::SweepPlan& plan, const std::vector
 // sweep's last line says so when the sweep folder's filesystem has no room left.
 std::string full_disk_note(const std::string& dir) {
   struct statvfs st {};
-  if (::statvfs(dir.c_str(), &st) != 0 || std::uintmax_t(st.f_bavail) * st.f_frsize >= (1u << 20)) return "";
-  return " (No space left on device: " + std::to_string(std::uintmax_t(st.f_bavail) * st.f_frsize) +
+  if (::statvfs(dir.c_str(), &st) != 0) return "";
+  const std::uintmax_t free_bytes = std::uintmax_t(st.f_bavail) * st.f_frsize;
+  if (free_bytes >= (1u << 20)) return "";
+  return " (No space left on device: " + std::to_string(free_bytes) +
          " bytes free on its filesystem; the points' checkpoints are kept, rerun the sweep once there is room)";
 }
 

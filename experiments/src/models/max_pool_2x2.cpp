@@ -18,7 +18,7 @@ using Index = std::int64_t;
 // torch::relu's value: a < 0 ? 0 : a (a NaN and -0 stay as they are, as its vectorised max(0, a) leaves them).
 inline float relu(float a) { return a < 0.0f ? 0.0f : a; }
 
-// One H x W plane into OH x OW maxima and, where code is not null, each window's argmax 0-3 (row-major). The stock
+// One H x W plane into OH x OW maxima and each window's argmax 0-3 (row-major) in code. The stock
 // kernel's scan: the first element, then each later one that is greater or NaN. With `with_relu`, the scan runs over
 // relu(v), as torch::max_pool2d(torch::relu(y)) does, and code 4 marks a maximum <= 0, whose gradient relu's
 // backward stops (threshold_backward: relu(v) <= 0 gives 0).
@@ -39,7 +39,7 @@ DMLBENCH_KERNEL void pool_plane(const float* __restrict in, Index W, Index OH, I
         k = take ? j : k;
       }
       out[oh * OW + ow] = m;
-      if (code) code[oh * OW + ow] = with_relu && m <= 0.0f ? 4 : k;
+      code[oh * OW + ow] = with_relu && m <= 0.0f ? 4 : k;
     }
   }
 }
@@ -64,14 +64,14 @@ DMLBENCH_KERNEL void unpool_plane(const float* __restrict dy, const std::uint8_t
   for (Index i = 2 * OH * W; i < H * W; ++i) dx[i] = 0.0f;
 }
 
-// out (and code) of every plane of the contiguous N x C x H x W x, planes in parallel.
+// out and code of every plane of the contiguous N x C x H x W x, planes in parallel.
 void pool_planes(const torch::Tensor& x, bool with_relu, torch::Tensor& out, std::uint8_t* code) {
   const Index H = x.size(2), W = x.size(3), OH = H / 2, OW = W / 2;
   const float* in = x.data_ptr<float>();
   float* o = out.data_ptr<float>();
   at::parallel_for(0, x.size(0) * x.size(1), 1, [&](Index p0, Index p1) {
     for (Index p = p0; p < p1; ++p)
-      pool_plane(in + p * H * W, W, OH, OW, with_relu, o + p * OH * OW, code ? code + p * OH * OW : nullptr);
+      pool_plane(in + p * H * W, W, OH, OW, with_relu, o + p * OH * OW, code + p * OH * OW);
   });
 }
 
@@ -103,14 +103,10 @@ struct MaxPool2x2 : torch::autograd::Function<MaxPool2x2> {
   }
 };
 
-}  // namespace
-
-namespace {
-
 torch::Tensor pool(const torch::Tensor& y, bool with_relu) {
   const bool grad = torch::GradMode::is_enabled() && y.requires_grad();
   // Without gradients the quarter maps below: LibTorch's vectorised maximum took 13% less time over the glyph proxy's
-  // curve embeddings than this scalar kernel without its argmax.
+  // curve embeddings than this scalar kernel.
   if (grad && y.dim() == 4 && y.device().is_cpu() && y.scalar_type() == torch::kFloat32 && y.size(2) >= 2 &&
       y.size(3) >= 2)
     return MaxPool2x2::apply(y, with_relu);
