@@ -12,6 +12,7 @@
 #include <cmath>
 #include <mutex>
 #include <numeric>
+#include <limits>
 #include <random>
 
 using namespace dmlbench::experiments;
@@ -141,13 +142,13 @@ TEST_CASE("exact_knn holds one tile of distances and candidate buffers within it
   o.similarity = Similarity::euclidean;
   o.exclude_self = true;
   o.gallery_tile = 256;
-  o.candidate_bytes = 64 * 1024;  // forces blocks of 64 KiB / (16 x 50) = 81 queries
+  o.candidate_bytes = 64 * 1024;  // forces blocks of 64 KiB / (8 x (2 x 50 + 32)) = 62 queries
   KnnStats st;
   const auto lists = engine(x, x, o, [](std::int64_t) { return std::int64_t(50); }, &st);
   CHECK(st.peak_candidate_bytes <= o.candidate_bytes);
   CHECK(st.peak_candidate_bytes > 0);
-  CHECK(st.query_blocks == (2000 + 80) / 81);
-  CHECK(st.tile_bytes == 81 * 256 * 4);
+  CHECK(st.query_blocks == (2000 + 61) / 62);
+  CHECK(st.tile_bytes == 62 * 256 * 4);
   CHECK(st.tiles == st.query_blocks * 8);
   CHECK(st.flops == 2.0 * 2000 * 2000 * 8);
   CHECK(lists == brute_force(x, x, Similarity::euclidean, true, [](std::int64_t) { return std::int64_t(50); }));
@@ -167,6 +168,32 @@ TEST_CASE("exact_knn rejects bad input with a clear error", "[experiments][metri
   o.similarity = Similarity::euclidean;
   CHECK_THROWS_WITH(exact_knn(x * 1e19f, x, o, one, none), Contains("overflow float32"));
   CHECK_THROWS_WITH(exact_knn(x.to(torch::kFloat64), x.to(torch::kFloat64), o, one, none), Contains("float32"));
+}
+
+// Lloyd's assignment step reads the argmin of each row of scores: row_minimum must give torch::min(1)'s values and
+// columns bit for bit, ties to the first column and a NaN propagated. Integer scores make ties common; rows of -0 and
+// +0, NaN rows, and widths below, at and above the 16 lanes are the awkward points.
+TEST_CASE("row_minimum equals torch::min over rows, ties to the first column", "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  for (const std::int64_t k : {1, 5, 16, 17, 40, 600}) {
+    auto score = torch::randint(-3, 4, {300, k}).to(torch::kFloat32);
+    score[0] = 0.0f;
+    score[1] = -0.0f;
+    if (k > 1) score[1][k - 1] = 0.0f;
+    score[2][k - 1] = std::numeric_limits<float>::quiet_NaN();
+    score[3][0] = std::numeric_limits<float>::quiet_NaN();
+    const auto [best, at] = row_minimum(score);
+    const auto [want_best, want_at] = score.min(1);
+    CHECK(at.equal(want_at));
+    CHECK(torch::equal(best.isnan(), want_best.isnan()));
+    CHECK(torch::equal(best.nan_to_num(), want_best.nan_to_num()));
+    CHECK(std::signbit(best[1].item<float>()) == std::signbit(want_best[1].item<float>()));
+    if (k >= 16) {  // negative control: the last of the tied columns differs somewhere, so the rule is tested
+      const auto last = (k - 1) - std::get<1>(score.flip(1).min(1));
+      CHECK_FALSE(last.equal(want_at));
+    }
+  }
+  CHECK_THROWS_WITH(row_minimum(torch::zeros({3, 0})), Contains("at least one column"));
 }
 
 // The assignment step in blocks of rows (large N) gives the assignment of one block, and its cost is reported.

@@ -20,11 +20,13 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // A candidate as one integer in rank order: the distance's bits made monotone (-0 and +0 equal) above the row.
+// Branch-free: d + 0.0f turns -0 into +0 (round to nearest), and the sign selects the flip by a mask.
 std::uint64_t key_of(float d, std::uint32_t row) {
-  if (d == 0.0f) d = 0.0f;
+  d = d + 0.0f;
   std::uint32_t u;
   std::memcpy(&u, &d, sizeof u);
-  u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  const std::uint32_t negative = 0u - (u >> 31);  // all ones for a negative distance
+  u ^= negative | 0x80000000u;
   return std::uint64_t(u) << 32 | row;
 }
 
@@ -36,19 +38,98 @@ float distance_of(std::uint64_t key) {
   return d;
 }
 
-// One query's candidates: every row seen so far that may still be among its m nearest. Grows to 2m, then keeps
-// the m nearest; a later row (a higher index) enters only when strictly nearer than the m-th, so ties stay by row.
+constexpr std::int64_t kChunk = 32;  // rows scanned between two checks of a query's candidate count
+constexpr std::int64_t kTileFloats = std::int64_t(1024) * 4096;  // bound on one tile of distances (16 MiB)
+
+// One query's candidates: every row seen so far that may still be among its m nearest. Grows to at least 2m, then
+// keeps the m nearest; a later row (a higher index) enters only when strictly nearer than the m-th, so ties stay by
+// row. The keys live in keys[0, n); a chunk writes every row's key and advances n only past those that enter, so
+// the buffer holds 2m + kChunk.
 struct Candidates {
   std::vector<std::uint64_t> keys;
+  std::size_t n = 0, m = 0;
   float threshold = std::numeric_limits<float>::infinity();
-  std::size_t m = 0;
 
+  void reset(std::size_t wanted) {
+    m = wanted;
+    n = 0;
+    threshold = std::numeric_limits<float>::infinity();
+    keys.resize(2 * m + std::size_t(kChunk));
+  }
   void keep_nearest() {
-    std::nth_element(keys.begin(), keys.begin() + std::ptrdiff_t(m - 1), keys.end());
+    std::nth_element(keys.begin(), keys.begin() + std::ptrdiff_t(m - 1), keys.begin() + std::ptrdiff_t(n));
     threshold = distance_of(keys[m - 1]);  // the m-th nearest; every key before it is no farther
-    keys.resize(m);
+    n = m;
   }
 };
+
+// One query's row of a tile of distances.
+struct TileRow {
+  const float* similarity;     // <q, g> of the tile's gallery rows, by GEMM
+  const float* gallery_norms;  // their |g|^2 (Euclidean only)
+  float query_norm;            // |q|^2 (Euclidean only)
+  std::int64_t first, size;    // the gallery row of column 0; the columns
+  std::int64_t own;            // the query's own column (excluded), or -1
+
+  template <bool Euclid>
+  float distance(std::int64_t j) const {
+    return Euclid ? (query_norm + gallery_norms[j]) - (similarity[j] + similarity[j]) : 0.0f - similarity[j];
+  }
+};
+
+// Adds the row's columns strictly nearer than the query's threshold to its candidates.
+template <bool Euclid>
+void scan(const TileRow& row, Candidates& c) {
+  float thr = c.threshold;
+  std::uint64_t* keys = c.keys.data();
+  for (std::int64_t j0 = 0; j0 < row.size; j0 += kChunk) {
+    const auto j1 = std::min(row.size, j0 + kChunk);
+    int any = 0;  // a branch-free pass first: most chunks have no candidate
+    for (std::int64_t j = j0; j < j1; ++j) any |= int(row.distance<Euclid>(j) < thr);
+    if (!any) continue;
+    std::size_t n = c.n;  // branch-free compaction: every key written, n advanced past those that enter
+    for (std::int64_t j = j0; j < j1; ++j) {
+      const float d = row.distance<Euclid>(j);
+      keys[n] = key_of(d, std::uint32_t(row.first + j));
+      n += std::size_t(d < thr) & std::size_t(j != row.own);
+    }
+    c.n = n;
+    if (n >= 2 * c.m) {
+      c.keep_nearest();
+      thr = c.threshold;
+    }
+  }
+  c.threshold = thr;
+}
+
+// A first threshold for a query's first tile: the k-th smallest distance of a strided sample of the row, k about
+// three standard deviations above where the m-th nearest falls in the sample. It is used only when m of the row's
+// columns turn out to lie below it, so the selection stays exact; +inf where a sample would not help.
+template <bool Euclid>
+float sampled_threshold(const TileRow& row, std::size_t m, std::vector<float>& sample) {
+  constexpr std::int64_t S = 512;
+  if (row.size < 4 * S) return std::numeric_limits<float>::infinity();
+  const double expected = double(m) * double(S) / double(row.size);
+  const auto k = std::int64_t(std::ceil(expected + 3.0 * std::sqrt(expected))) + 1;
+  if (k > S / 4) return std::numeric_limits<float>::infinity();
+  const std::int64_t stride = row.size / S;
+  sample.resize(std::size_t(S));
+  for (std::int64_t i = 0; i < S; ++i) sample[std::size_t(i)] = row.distance<Euclid>(i * stride);
+  std::nth_element(sample.begin(), sample.begin() + (k - 1), sample.end());
+  return sample[std::size_t(k - 1)];
+}
+
+template <bool Euclid>
+void select_in_tile(const TileRow& row, Candidates& c, std::vector<float>& sample) {
+  if (c.n > 0 || !std::isinf(c.threshold)) return scan<Euclid>(row, c);
+  c.threshold = sampled_threshold<Euclid>(row, c.m, sample);  // the query's first tile
+  if (std::isinf(c.threshold)) return scan<Euclid>(row, c);
+  scan<Euclid>(row, c);
+  if (c.n >= c.m) return c.keep_nearest();  // m columns below the sample's threshold: the m nearest are among them
+  c.n = 0;  // too few: the row again without a threshold
+  c.threshold = std::numeric_limits<float>::infinity();
+  scan<Euclid>(row, c);
+}
 
 struct Prepared {
   torch::Tensor query_norms, gallery_norms;  // |x|^2 in float32 (Euclidean only)
@@ -72,7 +153,7 @@ Prepared prepare(const torch::Tensor& q, const torch::Tensor& g, const KnnOption
   if (o.query_block < 0 || o.gallery_tile < 0 || o.candidate_bytes < 1)
     throw std::invalid_argument("exact_knn: query_block and gallery_tile must be >= 0, candidate_bytes > 0");
   Prepared p;
-  p.tile = o.gallery_tile > 0 ? o.gallery_tile : 4096;
+  p.tile = o.gallery_tile > 0 ? o.gallery_tile : g.size(0) <= 16384 ? g.size(0) : 4096;  // one tile per query when it fits
   p.ranked_max = g.size(0) - (o.exclude_self ? 1 : 0);
   if (p.ranked_max < 1) throw std::invalid_argument("exact_knn: no gallery row to rank");
   p.wanted.resize(std::size_t(q.size(0)));
@@ -100,7 +181,9 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
   const std::int64_t tile = p.tile;
   const std::int64_t block =
       o.query_block > 0 ? o.query_block
-                        : std::clamp<std::int64_t>(o.candidate_bytes / (16 * p.wanted_max), 1, 1024);
+                        : std::clamp<std::int64_t>(std::min(o.candidate_bytes / (8 * (2 * p.wanted_max + kChunk)),
+                                                            kTileFloats / tile),
+                                                   1, 1024);
   const bool euclid = o.similarity == Similarity::euclidean;
   const float* qn = euclid ? p.query_norms.data_ptr<float>() : nullptr;
   const float* gn = euclid ? p.gallery_norms.data_ptr<float>() : nullptr;
@@ -110,13 +193,7 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
   for (std::int64_t qs = 0; qs < Q; qs += block) {
     const auto qe = std::min(Q, qs + block), b = qe - qs;
     const auto qb = q.slice(0, qs, qe);
-    for (std::int64_t r = 0; r < b; ++r) {
-      auto& c = cand[std::size_t(r)];
-      c.keys.clear();
-      c.threshold = std::numeric_limits<float>::infinity();
-      c.m = std::size_t(p.wanted[std::size_t(qs + r)]);
-      c.keys.reserve(2 * c.m);  // never more: keep_nearest runs when 2m are held
-    }
+    for (std::int64_t r = 0; r < b; ++r) cand[std::size_t(r)].reset(std::size_t(p.wanted[std::size_t(qs + r)]));
     ++st.query_blocks;
     for (std::int64_t gs = 0; gs < G; gs += tile) {
       const auto ge = std::min(G, gs + tile), t = ge - gs;
@@ -128,36 +205,15 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
       ++st.tiles;
       const float* sp = s.data_ptr<float>();
       at::parallel_for(0, b, 1, [&](std::int64_t r0, std::int64_t r1) {
+        std::vector<float> sample;
         for (std::int64_t r = r0; r < r1; ++r) {
           const std::int64_t query = qs + r;
-          auto& c = cand[std::size_t(r)];
-          const float* row = sp + r * t;
-          const float qnr = euclid ? qn[query] : 0.0f;
-          const float* gnt = euclid ? gn + gs : nullptr;
-          float thr = c.threshold;
-          auto distance = [&](std::int64_t j) {
-            return euclid ? (qnr + gnt[j]) - (row[j] + row[j]) : 0.0f - row[j];
-          };
-          constexpr std::int64_t chunk = 32;
-          for (std::int64_t j0 = 0; j0 < t; j0 += chunk) {
-            const auto j1 = std::min(t, j0 + chunk);
-            int any = 0;  // a branch-free pass first: most chunks have no candidate
-            if (euclid)
-              for (std::int64_t j = j0; j < j1; ++j) any |= int((qnr + gnt[j]) - (row[j] + row[j]) < thr);
-            else
-              for (std::int64_t j = j0; j < j1; ++j) any |= int(0.0f - row[j] < thr);
-            if (!any) continue;
-            for (std::int64_t j = j0; j < j1; ++j) {
-              const float d = distance(j);
-              if (!(d < thr) || (o.exclude_self && gs + j == query)) continue;
-              c.keys.push_back(key_of(d, std::uint32_t(gs + j)));
-              if (c.keys.size() >= 2 * c.m) {
-                c.keep_nearest();
-                thr = c.threshold;
-              }
-            }
-          }
-          c.threshold = thr;
+          const TileRow row{sp + r * t, euclid ? gn + gs : nullptr, euclid ? qn[query] : 0.0f, gs, t,
+                            o.exclude_self ? query - gs : -1};
+          if (euclid)
+            select_in_tile<true>(row, cand[std::size_t(r)], sample);
+          else
+            select_in_tile<false>(row, cand[std::size_t(r)], sample);
         }
       });
       st.select_seconds += seconds_since(t0);
@@ -169,11 +225,11 @@ KnnStats native(const torch::Tensor& q, const torch::Tensor& g, const KnnOptions
     at::parallel_for(0, b, 1, [&](std::int64_t r0, std::int64_t r1) {
       std::vector<Neighbour> ranked;
       for (std::int64_t r = r0; r < r1; ++r) {
-        auto& k = cand[std::size_t(r)].keys;
-        const auto m = cand[std::size_t(r)].m;
-        if (k.size() > m) std::nth_element(k.begin(), k.begin() + std::ptrdiff_t(m), k.end());
-        k.resize(m);
-        std::sort(k.begin(), k.end());
+        auto& c = cand[std::size_t(r)];
+        auto& k = c.keys;
+        const auto m = c.m;
+        if (c.n > m) std::nth_element(k.begin(), k.begin() + std::ptrdiff_t(m), k.begin() + std::ptrdiff_t(c.n));
+        std::sort(k.begin(), k.begin() + std::ptrdiff_t(m));
         ranked.resize(m);
         for (std::size_t i = 0; i < m; ++i) ranked[i] = {distance_of(k[i]), std::uint32_t(k[i] & 0xffffffffu)};
         visit(qs + r, ranked.data(), std::int64_t(m));

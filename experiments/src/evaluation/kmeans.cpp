@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -107,6 +108,75 @@ std::vector<std::int64_t> kmeanspp(const torch::Tensor& x, int k, const torch::T
   return s.centres;
 }
 
+// Rows [r0, r1) of row_minimum in one pass of 8 lanes (GCC vector extensions): each lane keeps its least value and
+// the first column holding it (a strict <, so a later equal value does not replace it) and whether it met a NaN.
+// The lanes' least values are then compared, equal ones by column; a row with a NaN takes its first NaN.
+using Floats8 = float __attribute__((vector_size(32)));
+using Ints8 = std::int32_t __attribute__((vector_size(32)));
+
+DMLBENCH_KERNEL void first_minimum_rows(const float* score, std::int64_t r0, std::int64_t r1, std::int64_t k,
+                                        std::int64_t* at, float* best) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    const float* row = score + r * k;
+    std::int64_t first = 0;
+    float least = row[0];
+    bool nan = least != least;
+    std::int64_t j = 0;
+    if (k >= 8) {
+      Floats8 low;
+      std::memcpy(&low, row, sizeof low);
+      Ints8 column = {0, 1, 2, 3, 4, 5, 6, 7}, low_at = column;
+      Ints8 seen_nan = low != low;
+      for (j = 8; j + 8 <= k; j += 8) {
+        Floats8 v;
+        std::memcpy(&v, row + j, sizeof v);
+        column += 8;
+        const Ints8 lower = v < low;
+        low = lower ? v : low;
+        low_at = lower ? column : low_at;
+        seen_nan |= v != v;
+      }
+      least = low[0];
+      first = low_at[0];
+      for (int l = 0; l < 8; ++l) {
+        nan = nan || seen_nan[l] != 0;
+        if (low[l] < least || (low[l] == least && low_at[l] < first)) {
+          least = low[l];
+          first = low_at[l];
+        }
+      }
+    }
+    for (; j < k; ++j) {  // the columns after the last full group of 8 (all of them below 8 columns)
+      nan = nan || row[j] != row[j];
+      if (row[j] < least) {
+        least = row[j];
+        first = j;
+      }
+    }
+    if (nan)
+      for (first = 0; row[first] == row[first];) ++first;
+    at[r] = first;
+    best[r] = row[first];
+  }
+}
+
+}  // namespace
+
+std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score) {
+  if (score.dim() != 2 || score.size(1) < 1 || score.scalar_type() != torch::kFloat32 || !score.is_cpu())
+    throw std::invalid_argument("row_minimum: a CPU float32 matrix with at least one column");
+  const auto s = score.contiguous();
+  const auto rows = s.size(0), k = s.size(1);
+  auto best = torch::empty({rows}, torch::kFloat32);
+  auto at = torch::empty({rows}, torch::kInt64);
+  at::parallel_for(0, rows, 64, [&](std::int64_t r0, std::int64_t r1) {
+    first_minimum_rows(s.data_ptr<float>(), r0, r1, k, at.data_ptr<std::int64_t>(), best.data_ptr<float>());
+  });
+  return {best, at};
+}
+
+namespace {
+
 // For every row of x, the nearest of the rows c (least |c|^2 - 2 x.c, float32 GEMM in blocks, ties to the lower):
 // its index, and (when wanted) the squared distance |x|^2 + that, clamped at 0.
 torch::Tensor nearest_of(const torch::Tensor& x, const torch::Tensor& c, std::int64_t block_bytes,
@@ -121,7 +191,7 @@ torch::Tensor nearest_of(const torch::Tensor& x, const torch::Tensor& c, std::in
     const auto e = std::min(N, s + rows);
     const auto xb = x.slice(0, s, e);
     const auto score = torch::addmm(cn, xb, ct, 1, -2);
-    const auto [best, at] = score.min(1);
+    const auto [best, at] = row_minimum(score);
     out.slice(0, s, e).copy_(at);
     if (squared)
       squared->slice(0, s, e).copy_((best + xb.pow(2).sum(1)).clamp_min(0).to(torch::kFloat64));

@@ -25,8 +25,9 @@ enum class KnnBackend { automatic, native, torch_ops };
 struct KnnOptions {
   Similarity similarity = Similarity::cosine;
   bool exclude_self = false;          // query i is gallery row i and not its own neighbour (needs queries == gallery)
-  std::int64_t query_block = 0;       // queries per block; 0: up to 1024, fewer where the candidate buffers need it
-  std::int64_t gallery_tile = 0;      // gallery rows per tile; 0: 4096
+  std::int64_t query_block = 0;       // queries per block; 0: up to 1024, fewer where the candidate buffers or a
+                                      // 16 MiB tile need it
+  std::int64_t gallery_tile = 0;      // gallery rows per tile; 0: the whole gallery up to 16,384 rows, else 4096
   std::int64_t candidate_bytes = std::int64_t(256) << 20;  // bound on one block's per-query candidate buffers
   KnnBackend backend = KnnBackend::automatic;
   // called after each block of queries with the queries done and the total (progress for long searches); may be null
