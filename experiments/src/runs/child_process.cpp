@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <utility>
 
 extern char** environ;
 
@@ -53,51 +54,48 @@ void remember_signal(int s) {
   g_signal_count = g_signal_count + 1;
 }
 
-// While it lives (and `active`), SIGTERM and SIGINT are remembered instead of ending this process; pass_on sends each
-// one remembered since the last call to the child.
-class SignalRelay {
- public:
-  explicit SignalRelay(bool active) : active_(active) {
-    if (!active_) return;
-    struct sigaction sa {};
-    sa.sa_handler = remember_signal;  // no SA_RESTART: the wait returns EINTR, and the signal is passed on
-    sigaction(SIGTERM, &sa, &old_term_);
-    sigaction(SIGINT, &sa, &old_int_);
-    passed_ = g_signal_count;
-  }
-  ~SignalRelay() {
-    if (!active_) return;
-    sigaction(SIGTERM, &old_term_, nullptr);
-    sigaction(SIGINT, &old_int_, nullptr);
-  }
-  SignalRelay(const SignalRelay&) = delete;
-  SignalRelay& operator=(const SignalRelay&) = delete;
-  void pass_on(pid_t pid) {
-    if (!active_ || g_signal_count == passed_) return;
-    passed_ = g_signal_count;
-    ::kill(pid, g_last_signal);
-  }
-
- private:
-  bool active_;
-  std::sig_atomic_t passed_ = 0;
-  struct sigaction old_term_ {}, old_int_ {};
-};
-
 }  // namespace
+
+SignalRelay::SignalRelay(std::vector<int> signals) : signals_(std::move(signals)), old_(signals_.size()) {
+  struct sigaction sa {};
+  sa.sa_handler = remember_signal;  // no SA_RESTART: the wait returns EINTR, and the signal is passed on
+  for (std::size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &sa, &old_[i]);
+  start_count_ = passed_count_ = g_signal_count;
+}
+
+SignalRelay::~SignalRelay() { restore(); }
+
+void SignalRelay::restore() {
+  for (std::size_t i = 0; i < signals_.size(); ++i) sigaction(signals_[i], &old_[i], nullptr);
+  signals_.clear();
+}
+
+bool SignalRelay::received() const { return g_signal_count != start_count_; }
+
+void SignalRelay::pass_on(const std::vector<pid_t>& children) {
+  if (g_signal_count == passed_count_) return;
+  passed_count_ = g_signal_count;
+  for (const pid_t pid : children) ::kill(pid, g_last_signal);
+}
+
+void SignalRelay::end_like_the_signal() {
+  const int s = g_last_signal;
+  restore();
+  std::raise(s);
+}
 
 ChildResult run_and_wait(const std::vector<std::string>& argv, const std::string& log_path, bool append,
                          bool pass_on_signals) {
   std::cout.flush();
   std::cerr.flush();
-  SignalRelay relay(pass_on_signals);
+  SignalRelay relay(pass_on_signals ? std::vector<int>{SIGTERM, SIGINT} : std::vector<int>{});
   const auto t0 = std::chrono::steady_clock::now();
   const pid_t pid = start_process(argv, log_path, append);
   ChildResult r;
-  relay.pass_on(pid);  // one that came while it started
+  relay.pass_on({pid});  // one that came while it started
   while (waitpid(pid, &r.wait_status, 0) < 0) {
     if (errno != EINTR) throw std::runtime_error("waitpid failed for " + argv[0] + ": " + std::strerror(errno));
-    relay.pass_on(pid);
+    relay.pass_on({pid});
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.description = exit_description(r.wait_status);

@@ -30,35 +30,6 @@ std::string seconds_text(double s) {
 
 namespace {
 
-volatile std::sig_atomic_t g_terminate = 0;
-void remember_terminate(int) { g_terminate = 1; }
-
-// While a pool runs, a SIGTERM sent to this process alone (kill PID, timeout(1), a batch system) is passed on to the
-// running children, no other job starts, and once they have ended this process ends by the same signal, as it would
-// have without the pool: no child is left running with no parent (they were: `kill` of a tune left its workers
-// training). SIGINT is left alone: a terminal's Ctrl-C reaches the children itself, in this process group.
-class TerminateRelay {
- public:
-  TerminateRelay() {
-    g_terminate = 0;
-    struct sigaction sa {};
-    sa.sa_handler = remember_terminate;  // no SA_RESTART: waitpid returns EINTR
-    sigaction(SIGTERM, &sa, &old_);
-  }
-  ~TerminateRelay() { sigaction(SIGTERM, &old_, nullptr); }
-  TerminateRelay(const TerminateRelay&) = delete;
-  TerminateRelay& operator=(const TerminateRelay&) = delete;
-  bool received() const { return g_terminate != 0; }
-  // After the children have ended: the previous handler back, then the signal again.
-  void end_like_the_signal() {
-    sigaction(SIGTERM, &old_, nullptr);
-    std::raise(SIGTERM);
-  }
-
- private:
-  struct sigaction old_ {};
-};
-
 // One run of a pool: its jobs' outcomes, the running children, the counts.
 class PoolRun {
  public:
@@ -68,14 +39,18 @@ class PoolRun {
     started_.resize(jobs.size(), false);
   }
 
+  // While a pool runs, a SIGTERM sent to this process alone (kill PID, timeout(1), a batch system) is passed on to
+  // the running children, no other job starts, and once they have ended this process ends by the same signal, as it
+  // would have without the pool: no child is left running with no parent (they were: `kill` of a tune left its
+  // workers training). SIGINT is left alone: a terminal's Ctrl-C reaches the children itself, in this process group.
   PoolResult run() {
-    TerminateRelay relay;
-    bool passed_on = false;
+    SignalRelay relay({SIGTERM});
     for (;;) {
       if (!relay.received() && !(opt_.stop_on_failure && result_.failed > 0)) start_ready();
-      if (relay.received() && !passed_on) {
-        for (const auto& r : running_) ::kill(r.first, SIGTERM);
-        passed_on = true;
+      if (relay.received()) {
+        std::vector<pid_t> children;
+        for (const auto& r : running_) children.push_back(r.first);
+        relay.pass_on(children);
       }
       if (running_.empty()) break;
       wait_one();

@@ -5,6 +5,8 @@
 
 #include <sys/types.h>
 
+#include <csignal>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -26,6 +28,29 @@ struct ChildResult {
   double seconds = 0;       // from its start to its end
   bool ok() const { return description.empty(); }
   int exit_code() const;  // its exit status; -1 when a signal ended it
+};
+
+// While it lives, each of `signals` (SIGTERM, SIGINT) that this process receives is remembered instead of ending it
+// (no SA_RESTART: a blocking waitpid returns EINTR); pass_on sends the ones remembered since its last call to the
+// given children. The previous handlers are restored when it ends, or by end_like_the_signal, which then raises the
+// last signal received, so that this process ends by it as it would have without the relay (after its children;
+// where the previous handler does not end the process, it returns).
+// An empty `signals` relays nothing.
+class SignalRelay {
+ public:
+  explicit SignalRelay(std::vector<int> signals);
+  ~SignalRelay();
+  SignalRelay(const SignalRelay&) = delete;
+  SignalRelay& operator=(const SignalRelay&) = delete;
+  bool received() const;  // a signal came since the relay began
+  void pass_on(const std::vector<pid_t>& children);
+  void end_like_the_signal();
+
+ private:
+  void restore();
+  std::vector<int> signals_;
+  std::vector<struct sigaction> old_;
+  int start_count_ = 0, passed_count_ = 0;
 };
 
 // Starts argv as start_process does and waits for its end (through interrupted waits). std::cout and std::cerr are
