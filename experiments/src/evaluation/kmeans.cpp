@@ -73,7 +73,9 @@ void add_centre(const torch::Tensor& x, std::int64_t row, SeedingDistances& s, b
   const float* px = x.data_ptr<float>();
   const float* c = px + row * d;
   std::vector<double> cc(s.centres.size());  // |c - c_j|^2 to every earlier centre
-  at::parallel_for(0, std::int64_t(cc.size()), 256, [&](std::int64_t j0, std::int64_t j1) {
+  // grains large enough that a centre's few rows run on one thread: a parallel region per centre costs more than it
+  // saves below tens of thousands of rows (k = 584 of 11,680 rows: 0.36 s on 1 thread, 7 s on 2 beside other work)
+  at::parallel_for(0, std::int64_t(cc.size()), 4096, [&](std::int64_t j0, std::int64_t j1) {
     for (auto j = j0; j < j1; ++j) cc[std::size_t(j)] = squared_distance(c, px + s.centres[std::size_t(j)] * d, d);
   });
   const auto newest = std::int32_t(s.centres.size());
@@ -82,7 +84,7 @@ void add_centre(const torch::Tensor& x, std::int64_t row, SeedingDistances& s, b
     s.owner.assign(std::size_t(N), 0);
   }
   std::vector<std::int64_t> read(std::size_t(at::get_num_threads()) + 1, 0);
-  at::parallel_for(0, N, 2048, [&](std::int64_t r0, std::int64_t r1) {
+  at::parallel_for(0, N, 32768, [&](std::int64_t r0, std::int64_t r1) {
     nearer_rows(px, r0, r1, d, c, cc.data(), newest, prune, s, read[std::size_t(at::get_thread_num())]);
   });
   for (auto n : read) s.rows_read += n;
@@ -169,9 +171,9 @@ std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score) 
   const auto rows = s.size(0), k = s.size(1);
   auto best = torch::empty({rows}, torch::kFloat32);
   auto at = torch::empty({rows}, torch::kInt64);
-  at::parallel_for(0, rows, 64, [&](std::int64_t r0, std::int64_t r1) {
-    first_minimum_rows(s.data_ptr<float>(), r0, r1, k, at.data_ptr<std::int64_t>(), best.data_ptr<float>());
-  });
+  // on the calling thread: right after OpenBLAS's threaded GEMM its pool still spins on the other cores, and a
+  // parallel region beside it took longer than the pass alone (bench/README, "Evaluation of the glyph proxy")
+  first_minimum_rows(s.data_ptr<float>(), 0, rows, k, at.data_ptr<std::int64_t>(), best.data_ptr<float>());
   return {best, at};
 }
 

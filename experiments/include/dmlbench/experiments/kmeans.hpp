@@ -20,7 +20,7 @@ struct KMeansOptions {
   bool prune_seeding = true;      // k-means++: skip the rows the triangle inequality rules out (false: every row)
   int parallel_rounds = 5;        // k-means|| rounds, each drawing about `oversampling` x k candidates
   double oversampling = 2.0;
-  std::int64_t block_bytes = std::int64_t(2) << 20;  // the float32 block of distances of the assignment step
+  std::int64_t block_bytes = std::int64_t(16) << 20;  // the float32 block of distances of the assignment step
 };
 
 // What a k-means run did and cost.
@@ -40,7 +40,7 @@ struct KMeansStats {
 // centre to the float64 mean of its rows (an empty cluster keeps its centre). Throws std::invalid_argument for k
 // outside [1, N] or options out of range.
 // The least value of each row of a CPU float32 matrix and its column, as torch::min(score, 1) gives them: the first
-// column where several are equal, the first NaN where a row holds one (the assignment step's argmin).
+// column where several are equal, the first NaN where a row holds one (the assignment step's argmin). One thread.
 std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score);
 
 std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, const KMeansOptions& options,
