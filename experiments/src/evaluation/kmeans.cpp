@@ -234,6 +234,21 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
   return out;
 }
 
+// LibTorch's intra-op threads at one while it lives; OpenBLAS's pool keeps its own count. Lloyd's steps are GEMMs
+// (OpenBLAS's threads) between small LibTorch operations: run on LibTorch's threads, each of those met OpenBLAS's
+// pool still spinning after the GEMM, and 2 threads took longer than 1 (bench/README, "Evaluation of the glyph
+// proxy"). The results do not depend on it: no operation here sums in an order that depends on the thread count.
+class OneTorchThread {
+ public:
+  OneTorchThread() : was_(at::get_num_threads()) { at::set_num_threads(1); }
+  ~OneTorchThread() { at::set_num_threads(was_); }
+  OneTorchThread(const OneTorchThread&) = delete;
+  OneTorchThread& operator=(const OneTorchThread&) = delete;
+
+ private:
+  int was_;
+};
+
 void check(const torch::Tensor& p, int k, const KMeansOptions& o) {
   if (p.dim() != 2 || p.size(0) < 1 || p.size(1) < 1) throw std::invalid_argument("kmeans: a non-empty rows x dims matrix");
   if (k < 1 || k > p.size(0)) throw std::invalid_argument("kmeans: k must lie in [1, N], got " + std::to_string(k));
@@ -268,6 +283,7 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
   st.seeding_seconds = since(t0);
   st.flops_per_iteration = 2.0 * double(N) * double(k) * double(d);
   t0 = Clock::now();
+  const OneTorchThread lloyd_threads;
   torch::Tensor assign;
   // the rows in float64 for the centre sums: converted once where the copy takes at most 256 MiB, else per block
   const bool whole = N * d * 8 <= (std::int64_t(256) << 20);
