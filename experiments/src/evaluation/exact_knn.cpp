@@ -40,6 +40,7 @@ float distance_of(std::uint64_t key) {
 
 constexpr std::int64_t kChunk = 32;  // rows scanned between two checks of a query's candidate count
 constexpr std::int64_t kTileFloats = std::int64_t(1024) * 4096;  // bound on one tile of distances (16 MiB)
+constexpr std::int64_t kOneTileGallery = 16384;  // galleries up to this many rows are one tile (default tiling)
 
 // One query's candidates: every row seen so far that may still be among its m nearest. Grows to at least 2m, then
 // keeps the m nearest; a later row (a higher index) enters only when strictly nearer than the m-th, so ties stay by
@@ -153,7 +154,7 @@ Prepared prepare(const torch::Tensor& q, const torch::Tensor& g, const KnnOption
   if (o.query_block < 0 || o.gallery_tile < 0 || o.candidate_bytes < 1)
     throw std::invalid_argument("exact_knn: query_block and gallery_tile must be >= 0, candidate_bytes > 0");
   Prepared p;
-  p.tile = o.gallery_tile > 0 ? o.gallery_tile : g.size(0) <= 16384 ? g.size(0) : 4096;  // one tile per query when it fits
+  p.tile = o.gallery_tile > 0 ? o.gallery_tile : g.size(0) <= kOneTileGallery ? g.size(0) : 4096;
   p.ranked_max = g.size(0) - (o.exclude_self ? 1 : 0);
   if (p.ranked_max < 1) throw std::invalid_argument("exact_knn: no gallery row to rank");
   p.wanted.resize(std::size_t(q.size(0)));

@@ -6,7 +6,6 @@
 #include <sys/types.h>
 
 #include <csignal>
-
 #include <cstddef>
 #include <string>
 #include <vector>

@@ -33,16 +33,16 @@ struct KMeansStats {
   double seeding_seconds = 0, seconds_per_iteration = 0, flops_per_iteration = 0;
 };
 
+// The least value of each row of a CPU float32 matrix and its column, as torch::min(score, 1) gives them: the first
+// column where several are equal, the first NaN where a row holds one (the assignment step's argmin). One thread.
+std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score);
+
 // The cluster of each row of the N x d `points`, seeded. k-means++ draws each next centre with probability
 // proportional to the squared distance (float64 sums of float32 rows) to the nearest one chosen; k-means|| draws
 // candidates in `parallel_rounds` passes and picks k of them by k-means++ weighted by the rows nearest each. A Lloyd
 // step assigns every row to the centre of least |c|^2 - 2 x.c (float32 GEMM, ties to the lower centre) and moves each
 // centre to the float64 mean of its rows (an empty cluster keeps its centre). Throws std::invalid_argument for k
 // outside [1, N] or options out of range.
-// The least value of each row of a CPU float32 matrix and its column, as torch::min(score, 1) gives them: the first
-// column where several are equal, the first NaN where a row holds one (the assignment step's argmin). One thread.
-std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score);
-
 std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, const KMeansOptions& options,
                         KMeansStats* stats = nullptr);
 std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, int iterations = 100,
