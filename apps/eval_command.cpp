@@ -159,6 +159,7 @@ json eval_cost(const RetrievalReport& report) {
   json cost = {{"search_seconds", st.seconds},
                {"gemm_seconds", st.gemm_seconds},
                {"select_seconds", st.select_seconds},
+               {"scan", st.scan},
                {"search_gflop_per_second", st.seconds > 0 ? st.flops / st.seconds / 1e9 : 0.0},
                {"query_blocks", st.query_blocks},
                {"tiles", st.tiles},
@@ -201,7 +202,7 @@ void print_eval_summary(const RetrievalReport& report, const json& cost) {
   const auto& st = report.search;
   std::cerr << std::setprecision(3) << "search: " << st.seconds << " s (" << cost["search_gflop_per_second"].get<double>()
             << " GFLOP/s counting 2 x queries x gallery x dims; GEMM " << st.gemm_seconds << " s, selection "
-            << st.select_seconds << " s); " << describe_blas() << "\n";
+            << st.select_seconds << " s summed over the threads, scan " << st.scan << "); " << describe_blas() << "\n";
   for (const auto& [k, c] : report.clustering_cost)
     std::cerr << "k-means k = " << k << ": " << c.seeding << " seeding " << c.seeding_seconds << " s, " << c.iterations
               << (c.converged ? " iterations (converged)" : " iterations (the cap)") << " of "

@@ -1,4 +1,5 @@
 // Entry point of the LibTorch sub-commands (info, train, reproduce, eval), called by apps/ through dlopen.
+#include "dmlbench/experiments/candidate_scan.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/heap_policy.hpp"
@@ -148,6 +149,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
               << ", Boost " << BOOST_VERSION / 100000 << "." << BOOST_VERSION / 100 % 1000 << "\n"
               << ex::describe_torch() << "\n"
               << ex::describe_blas() << "\n"
+              << "exact search scan: " << ex::scan_isa_name(ex::fastest_scan_isa()) << " (generic, avx2, avx512: the "
+              << "widest this CPU runs; DMLBENCH_SCAN_ISA picks another)\n"
               << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
   ex::add_eval_command(app);

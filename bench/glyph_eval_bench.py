@@ -8,7 +8,7 @@ Each repetition runs, per arm, `dmlbench eval` on the run's `embeddings/test.npy
   2. `--level alphabet --nmi-plus-factor 30`: its k-means of k = 600 (NMI+) is counted.
 "in process" adds the search and the three k-means as `cost` reports them (what a training run's final evaluation
 spends); "wall" is process 1 with its start (LibTorch's loading). Arms alternate within a repetition; every arm's
-reports (less `cost`) must be identical to the first arm's, else exit 1.
+reports (less `cost` and `git_revision`) must be identical to the first arm's, else exit 1.
 
 Usage: /usr/bin/python3 bench/glyph_eval_bench.py [--run DIR] [--build build] [--before EXE] [--threads 2]
        [--reps 5] [--json out.json]
@@ -50,6 +50,8 @@ def one_arm(exe, env, emb, threads, out):
     alpha = json.loads((out / "alphabet.json").read_text())
     cost = both.pop("cost")
     acost = alpha.pop("cost")
+    for r in (both, alpha):  # the build, not the result
+        r.pop("git_revision", None)
     phases = {"search": cost["search_seconds"], "selection": cost["select_seconds"], "gemm": cost["gemm_seconds"],
               "nmi": kmeans_seconds(cost, {20, 584}), "nmi_plus": kmeans_seconds(acost, {600})}
     phases["in_process"] = phases["search"] + phases["nmi"] + phases["nmi_plus"]

@@ -250,7 +250,13 @@ def speed():
     arms = a.arms.split(",")
     if n > 100000 and "torch" in arms:
         arms.remove("torch")
-    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads))
+    # the Python arms (faiss's and torch's GEMMs, the sgemm rate) on the OpenBLAS kernels dmlbench runs with: Debian's
+    # OpenBLAS 0.3.21 takes some CPUs for Prescott, and dmlbench then restarts itself with OPENBLAS_CORETYPE set
+    info = subprocess.run([os.path.join(a.build, "apps", "dmlbench"), "info"], capture_output=True, text=True,
+                          check=True).stdout
+    core = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads),
+               **({"OPENBLAS_CORETYPE": core.group(1)} if core else {}))
     times = {arm: [] for arm in arms}
     rss = {arm: [] for arm in arms}
     recall = {}
@@ -274,7 +280,7 @@ def speed():
                     r, wall, m = dmlbench_eval(ep, lp, "cosine", a.threads, extra)
                     times[arm].append(r["cost"]["search_seconds"])
                     recall[arm] = level_of(r)
-                    blas = r["cost"]["blas"]
+                    blas, scan = r["cost"]["blas"], r["cost"].get("scan", "")
                 else:
                     code, k = {"faiss9": (FAISS_CODE, 9), "faissR": (FAISS_CODE, max_r + 1),
                                "torch": (TORCH_CODE, 0), "pml": (PML_CODE, 0)}[arm]
@@ -292,6 +298,7 @@ def speed():
     emb_bytes = n * d * 4
     result = {"benchmark": "retrieval_metrics", "n": n, "dim": d, "queries": q, "classes": a.classes,
               "largest_class": max_r, "threads": a.threads, "reps": a.reps, "blas": blas if "dmlbench" in arms else "",
+              "scan": scan if "dmlbench" in arms else "", "openblas_coretype": core.group(1) if core else "",
               "sgemm_gflops_median": med(sgemm), "embeddings_bytes": emb_bytes, "arms": {}}
     for arm in arms:
         t = med(times[arm])

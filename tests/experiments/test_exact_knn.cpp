@@ -2,6 +2,7 @@
 // (all float32 arithmetic exact, so ties are exact), for both backends, both distances, awkward tile and block sizes
 // and per-query list lengths; the two backends against each other on random floats; the memory bound; bad input.
 #include "dmlbench/experiments/exact_knn.hpp"
+#include "dmlbench/experiments/candidate_scan.hpp"
 #include "dmlbench/experiments/nmi.hpp"
 #include "dmlbench/experiments/phase_clock.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <mutex>
 #include <numeric>
 #include <limits>
@@ -135,6 +137,39 @@ TEST_CASE("the two backends give the same neighbours and distance bits on random
   }
 }
 
+// The search's slices are fixed (512 queries) and each thread multiplies and scans whole ones, so the lists and
+// their distance bits do not depend on the thread count or on the scan's build (AVX-512, AVX2, generic: whichever
+// run here). Random floats through several tiles and slices; long lists, so that candidates are kept many times.
+TEST_CASE("exact_knn gives the same lists and bits on 1 and 2 threads and with every scan build",
+          "[experiments][metrics][knn]") {
+  torch::manual_seed(Catch::rngSeed());
+  const auto x = torch::randn({700, 16});
+  const auto wanted = [](std::int64_t i) { return 1 + (i * 37) % 300; };
+  const int threads = at::get_num_threads();
+  for (const auto s : {Similarity::cosine, Similarity::euclidean}) {
+    KnnOptions o;
+    o.similarity = s;
+    o.exclude_self = true;
+    o.gallery_tile = 160;
+    at::set_num_threads(1);
+    ::setenv("DMLBENCH_SCAN_ISA", "generic", 1);
+    const auto reference = engine(x, x, o, wanted);
+    for (const auto isa : {ScanIsa::generic, ScanIsa::avx2, ScanIsa::avx512}) {
+      if (!scan_isa_runs_here(isa)) continue;
+      ::setenv("DMLBENCH_SCAN_ISA", scan_isa_name(isa), 1);
+      for (const int t : {1, 2}) {
+        INFO("similarity " << int(s) << " scan " << scan_isa_name(isa) << " threads " << t);
+        at::set_num_threads(t);
+        CHECK(engine(x, x, o, wanted) == reference);
+      }
+    }
+    ::unsetenv("DMLBENCH_SCAN_ISA");
+    // negative control: another row order of the gallery gives other lists (the comparison sees the rows)
+    CHECK(engine(x.flip(0), x.flip(0), o, wanted) != reference);
+  }
+  at::set_num_threads(threads);
+}
+
 TEST_CASE("exact_knn holds one tile of distances and candidate buffers within its bound", "[experiments][metrics][knn]") {
   std::mt19937_64 rng(Catch::rngSeed());
   const auto x = integer_rows(rng, 2000, 8);
@@ -148,7 +183,7 @@ TEST_CASE("exact_knn holds one tile of distances and candidate buffers within it
   CHECK(st.peak_candidate_bytes <= o.candidate_bytes);
   CHECK(st.peak_candidate_bytes > 0);
   CHECK(st.query_blocks == (2000 + 61) / 62);
-  CHECK(st.tile_bytes == 62 * 256 * 4);
+  CHECK(st.tile_bytes == 62 * 256 * 4);  // one slice of a block (62 queries) by one tile, per thread
   CHECK(st.tiles == st.query_blocks * 8);
   CHECK(st.flops == 2.0 * 2000 * 2000 * 8);
   CHECK(lists == brute_force(x, x, Similarity::euclidean, true, [](std::int64_t) { return std::int64_t(50); }));

@@ -105,16 +105,40 @@ BlasInfo blas_info() {
   return r;
 }
 
-void set_compute_threads(int threads) {
-  if (threads < 1) throw std::invalid_argument("the thread count must be >= 1, got " + std::to_string(threads));
-  torch::set_num_threads(threads);
+namespace {
+
+// f(handle) with the bound library when it is OpenBLAS; nothing otherwise.
+template <class F>
+void in_openblas(F f) {
   std::vector<std::string> loaded;
   dl_iterate_phdr(collect_blas, &loaded);
   const auto loaded_as = bound_blas(loaded);
-  if (!loaded_as.empty() && blas_name_of(real_path(loaded_as.c_str())) == "OpenBLAS")
-    in_library(loaded_as, [threads](void* where) {
-      if (auto set = symbol<void (*)(int)>(where, "openblas_set_num_threads")) set(threads);
-    });
+  if (!loaded_as.empty() && blas_name_of(real_path(loaded_as.c_str())) == "OpenBLAS") in_library(loaded_as, f);
+}
+
+void set_openblas_threads(int threads) {
+  in_openblas([threads](void* where) {
+    if (auto set = symbol<void (*)(int)>(where, "openblas_set_num_threads")) set(threads);
+  });
+}
+
+}  // namespace
+
+void set_compute_threads(int threads) {
+  if (threads < 1) throw std::invalid_argument("the thread count must be >= 1, got " + std::to_string(threads));
+  torch::set_num_threads(threads);
+  set_openblas_threads(threads);
+}
+
+SerialBlas::SerialBlas() {
+  in_openblas([this](void* where) {
+    if (auto get = symbol<int (*)()>(where, "openblas_get_num_threads")) was_ = get();
+  });
+  if (was_ > 1) set_openblas_threads(1);
+}
+
+SerialBlas::~SerialBlas() {
+  if (was_ > 1) set_openblas_threads(was_);
 }
 
 std::string describe_blas() {

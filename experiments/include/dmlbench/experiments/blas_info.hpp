@@ -24,6 +24,20 @@ BlasInfo blas_info();
 // Throws std::invalid_argument for threads < 1.
 void set_compute_threads(int threads);
 
+// While it lives, OpenBLAS's own pool runs one thread, so that each of the caller's threads can run its own GEMMs
+// (OpenBLAS calls from several threads at once are safe); restores the count it found. A no-op for other BLAS
+// libraries, which Debian builds single-threaded.
+class SerialBlas {
+ public:
+  SerialBlas();
+  ~SerialBlas();
+  SerialBlas(const SerialBlas&) = delete;
+  SerialBlas& operator=(const SerialBlas&) = delete;
+
+ private:
+  int was_ = 0;  // OpenBLAS's thread count before; 0 when it was not set here
+};
+
 // "OpenBLAS", "ATLAS", "reference BLAS" (Debian's netlib libblas in .../blas/) or "unknown", from a library's path.
 std::string blas_name_of(const std::string& path);
 

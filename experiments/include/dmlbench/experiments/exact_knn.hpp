@@ -17,7 +17,9 @@ struct Neighbour {
   std::uint32_t index;
 };
 
-// native: the CPU engine (BLAS GEMM per tile + a threaded scan with a per-query threshold); torch_ops: the same
+// native: the CPU engine (each thread runs fixed slices of 512 queries through the gallery: a BLAS GEMM per tile on
+// one BLAS thread, then a scan with a per-query threshold, built for AVX-512, AVX2 or generic x86-64 and picked at
+// run time); torch_ops: the same
 // distances and ranking from LibTorch operations alone (a stable sort per tile), the path CUDA tensors take;
 // automatic: native for CPU tensors, torch_ops otherwise.
 enum class KnnBackend { automatic, native, torch_ops };
@@ -25,19 +27,21 @@ enum class KnnBackend { automatic, native, torch_ops };
 struct KnnOptions {
   Similarity similarity = Similarity::cosine;
   bool exclude_self = false;          // query i is gallery row i and not its own neighbour (needs queries == gallery)
-  std::int64_t query_block = 0;       // queries per block; 0: up to 1024, fewer where the candidate buffers or a
-                                      // 16 MiB tile need it
-  std::int64_t gallery_tile = 0;      // gallery rows per tile; 0: the whole gallery up to 16,384 rows, else 4096
+  std::int64_t query_block = 0;       // queries per block; 0: up to 1024 in whole slices of 512, fewer where the
+                                      // candidate buffers need it
+  std::int64_t gallery_tile = 0;      // gallery rows per tile; 0: 1024 (a slice's distances stay in a core's L2)
   std::int64_t candidate_bytes = std::int64_t(256) << 20;  // bound on one block's per-query candidate buffers
   KnnBackend backend = KnnBackend::automatic;
   // called after each block of queries with the queries done and the total (progress for long searches); may be null
   std::function<void(std::int64_t done, std::int64_t total)> on_block;
 };
 
-// What a search cost; flops counts 2 x queries x gallery x dims.
+// What a search cost; flops counts 2 x queries x gallery x dims. The native backend's gemm_seconds and
+// select_seconds are summed over its threads; tile_bytes is one thread's buffer of distances.
 struct KnnStats {
   double seconds = 0, gemm_seconds = 0, select_seconds = 0, flops = 0;
   std::int64_t query_blocks = 0, tiles = 0, tile_bytes = 0, peak_candidate_bytes = 0;
+  const char* scan = "torch_ops";  // the native backend: its scan's build (candidate_scan.hpp)
 };
 
 // The distance the ranking uses, computed in float32 from the rows as given (the caller L2-normalises for cosine):
