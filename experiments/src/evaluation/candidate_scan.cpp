@@ -10,8 +10,10 @@
 #include <string>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#if !defined(__clang__)
 // GCC 12's AVX-512 headers start some intrinsics from an undefined vector on purpose (-Wmaybe-uninitialized).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 #define DMLBENCH_SCAN_X86 1
 #endif
