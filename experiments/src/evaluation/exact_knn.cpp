@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -32,8 +31,8 @@ constexpr std::int64_t kDefaultTile = 1024;  // gallery rows per tile: a slice's
 
 // One query's candidates: every row seen so far that may still be among its m nearest. Grows to at least 2m, then
 // keeps the m nearest; a later row (a higher index) enters only when strictly nearer than the m-th, so ties stay by
-// row. The keys live in keys[0, n); a chunk writes every row's key and advances n only past those that enter, so
-// the buffer holds 2m + kScanChunk.
+// row. The keys live in keys[0, n); a scan appends those that enter and may write scratch up to a chunk past n
+// (scan_chunks), so the buffer holds 2m + kScanChunk.
 struct Candidates {
   std::vector<std::uint64_t> keys;
   std::size_t n = 0, m = 0;
