@@ -22,7 +22,6 @@ Usage: /usr/bin/python3 bench/glyph_training_bench.py agree|speed [--build build
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -34,6 +33,8 @@ import numpy as np
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+
+from dmlbench_blas_env import coretype_env  # bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "experiments/configs/lcc-omniglot-proxy.json"
@@ -86,13 +87,6 @@ def finish(opt, loss):
     loss.backward()
     opt.step()
     return loss.item()
-
-
-def coretype_env(exe):
-    info = subprocess.run([exe, "info"], capture_output=True, text=True, check=True).stdout
-    m = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
-    blas = next((l for l in info.splitlines() if l.startswith("BLAS:")), "")
-    return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas
 
 
 def cpp_train(exe, out, steps, env, trace=0, sets=()):

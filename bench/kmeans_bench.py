@@ -12,13 +12,15 @@ Usage: /usr/bin/python3 bench/kmeans_bench.py [--n 1000000] [--dim 128] [--k 100
 import argparse
 import json
 import os
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 
 import numpy as np
+
+from dmlbench_blas_env import coretype_env  # bench/
+from retrieval_metrics_bench import clustered_embeddings  # bench/: the same rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,7 +31,7 @@ x = np.load(sys.argv[1]); k = int(sys.argv[2]); it = int(sys.argv[3])
 faiss.normalize_L2(x)
 km = faiss.Kmeans(x.shape[1], k, niter=it, seed=1, max_points_per_centroid=x.shape[0] // k + 1, verbose=False)
 t0 = time.perf_counter(); km.train(x); t = time.perf_counter() - t0
-s = [st.time for st in (km.iteration_stats[i] for i in range(km.iteration_stats.size()))] if hasattr(km.iteration_stats, "size") else [st["time"] for st in km.iteration_stats]
+s = [st["time"] for st in km.iteration_stats]  # seconds since the start of train, per iteration
 print(json.dumps({"seconds": t, "iterations": it, "seconds_per_iteration": (s[-1] - s[0]) / max(1, len(s) - 1) if len(s) > 1 else t}))
 """
 
@@ -46,18 +48,13 @@ def main():
     ap.add_argument("--tmp")
     ap.add_argument("--json")
     a = ap.parse_args()
-    info = subprocess.run([os.path.join(a.build, "apps", "dmlbench"), "info"], capture_output=True, text=True,
-                          check=True).stdout
-    core = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
-    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads),
-               **({"OPENBLAS_CORETYPE": core.group(1)} if core else {}))
-    rng = np.random.default_rng(0)
-    y = rng.integers(0, 1000, a.n)
-    x = (rng.normal(size=(1000, a.dim)).astype(np.float32)[y] + 1.5 * rng.normal(size=(a.n, a.dim)).astype(np.float32))
+    core, _ = coretype_env(os.path.join(a.build, "apps", "dmlbench"))
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads), **core)
+    x, _ = clustered_embeddings(np.random.default_rng(0), a.n, a.dim, 1000)
     runs = {"dmlbench": [], "faiss": []}
     with tempfile.TemporaryDirectory(dir=a.tmp) as tmp:
         path = os.path.join(tmp, "x.npy")
-        np.save(path, x.astype(np.float32))
+        np.save(path, x)
         del x
         for rep in range(a.reps):
             for arm in runs:
@@ -71,7 +68,7 @@ def main():
                 print(f"rep {rep} {arm}: {json.dumps(runs[arm][-1])}", flush=True)
     med = statistics.median
     result = {"benchmark": "kmeans", "n": a.n, "dim": a.dim, "k": a.k, "iterations": a.iterations,
-              "threads": a.threads, "reps": a.reps, "openblas_coretype": core.group(1) if core else "", "runs": runs,
+              "threads": a.threads, "reps": a.reps, "openblas_coretype": core.get("OPENBLAS_CORETYPE", ""), "runs": runs,
               "median": {arm: {f: med(r[f] for r in rs) for f in ("seconds", "seconds_per_iteration")}
                          for arm, rs in runs.items()}}
     result["median"]["dmlbench"]["seeding_seconds"] = med(r["seeding_seconds"] for r in runs["dmlbench"])

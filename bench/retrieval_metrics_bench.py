@@ -30,6 +30,8 @@ import time
 
 import numpy as np
 
+from dmlbench_blas_env import coretype_env  # bench/
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KS = [1, 2, 4, 8]
 
@@ -175,6 +177,14 @@ def check():
 
 # ---------------------------------------------------------------------------------------------------------- speed
 
+def clustered_embeddings(rng, n, d, classes):
+    """n x d float32 rows around `classes` standard-normal centres (noise 1.5), and their int labels."""
+    y = rng.integers(0, classes, n)
+    centres = rng.normal(size=(classes, d)).astype(np.float32)
+    x = centres[y] + 1.5 * rng.normal(size=(n, d)).astype(np.float32)
+    return x.astype(np.float32), y
+
+
 FAISS_CODE = """
 import sys, time, json, numpy as np, faiss
 faiss.omp_set_num_threads(int(sys.argv[3]))
@@ -242,21 +252,13 @@ def speed():
     a = ARGS
     rng = np.random.default_rng(0)
     n, d, q = a.n, a.dim, a.queries or a.n
-    y = rng.integers(0, a.classes, n)
-    centres = rng.normal(size=(a.classes, d)).astype(np.float32)
-    x = centres[y] + 1.5 * rng.normal(size=(n, d)).astype(np.float32)
-    x = x.astype(np.float32)
+    x, y = clustered_embeddings(rng, n, d, a.classes)
     max_r = int(np.bincount(y).max())
     arms = a.arms.split(",")
     if n > 100000 and "torch" in arms:
         arms.remove("torch")
-    # the Python arms (faiss's and torch's GEMMs, the sgemm rate) on the OpenBLAS kernels dmlbench runs with: Debian's
-    # OpenBLAS 0.3.21 takes some CPUs for Prescott, and dmlbench then restarts itself with OPENBLAS_CORETYPE set
-    info = subprocess.run([os.path.join(a.build, "apps", "dmlbench"), "info"], capture_output=True, text=True,
-                          check=True).stdout
-    core = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
-    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads),
-               **({"OPENBLAS_CORETYPE": core.group(1)} if core else {}))
+    core, _ = coretype_env(os.path.join(a.build, "apps", "dmlbench"))  # the Python arms on dmlbench's kernels
+    env = dict(os.environ, OMP_NUM_THREADS=str(a.threads), OPENBLAS_NUM_THREADS=str(a.threads), **core)
     times = {arm: [] for arm in arms}
     rss = {arm: [] for arm in arms}
     recall = {}
@@ -298,7 +300,7 @@ def speed():
     emb_bytes = n * d * 4
     result = {"benchmark": "retrieval_metrics", "n": n, "dim": d, "queries": q, "classes": a.classes,
               "largest_class": max_r, "threads": a.threads, "reps": a.reps, "blas": blas if "dmlbench" in arms else "",
-              "scan": scan if "dmlbench" in arms else "", "openblas_coretype": core.group(1) if core else "",
+              "scan": scan if "dmlbench" in arms else "", "openblas_coretype": core.get("OPENBLAS_CORETYPE", ""),
               "sgemm_gflops_median": med(sgemm), "embeddings_bytes": emb_bytes, "arms": {}}
     for arm in arms:
         t = med(times[arm])

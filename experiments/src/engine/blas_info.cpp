@@ -132,13 +132,15 @@ void set_compute_threads(int threads) {
 
 SerialBlas::SerialBlas() {
   in_openblas([this](void* where) {
-    if (auto get = symbol<int (*)()>(where, "openblas_get_num_threads")) was_ = get();
+    const auto get = symbol<int (*)()>(where, "openblas_get_num_threads");
+    set_ = symbol<void (*)(int)>(where, "openblas_set_num_threads");
+    if (get && set_) was_ = get();
   });
-  if (was_ > 1) set_openblas_threads(1);
+  if (was_ > 1) set_(1);
 }
 
 SerialBlas::~SerialBlas() {
-  if (was_ > 1) set_openblas_threads(was_);
+  if (was_ > 1) set_(was_);
 }
 
 std::string describe_blas() {

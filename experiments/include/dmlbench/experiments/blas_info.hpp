@@ -35,7 +35,8 @@ class SerialBlas {
   SerialBlas& operator=(const SerialBlas&) = delete;
 
  private:
-  int was_ = 0;  // OpenBLAS's thread count before; 0 when it was not set here
+  int was_ = 0;                  // OpenBLAS's thread count before; 0 when it was not set here
+  void (*set_)(int) = nullptr;  // openblas_set_num_threads, looked up once
 };
 
 // "OpenBLAS", "ATLAS", "reference BLAS" (Debian's netlib libblas in .../blas/) or "unknown", from a library's path.

@@ -19,9 +19,8 @@ struct Neighbour {
 
 // native: the CPU engine (each thread runs fixed slices of 512 queries through the gallery: a BLAS GEMM per tile on
 // one BLAS thread, then a scan with a per-query threshold, built for AVX-512, AVX2 or generic x86-64 and picked at
-// run time); torch_ops: the same
-// distances and ranking from LibTorch operations alone (a stable sort per tile), the path CUDA tensors take;
-// automatic: native for CPU tensors, torch_ops otherwise.
+// run time); torch_ops: the same distances and ranking from LibTorch operations alone (a stable sort per tile), the
+// path CUDA tensors take; automatic: native for CPU tensors, torch_ops otherwise.
 enum class KnnBackend { automatic, native, torch_ops };
 
 struct KnnOptions {
