@@ -231,6 +231,14 @@ TEST_CASE("report caching: an unchanged stage is not rerun, an edit of a layer r
   // the report builder's own files are no input: editing one reruns nothing
   write(s.dir / "repo/experiments/src/report/report_plan.cpp", "// edited\n");
   CHECK(s.stale(s.hashed()).empty());
+  // nor is a layer's documentation (no stage reads it): a new or edited .md reruns nothing, a .md-like source does
+  write(s.dir / "repo/theory/README.md", "# edited\n");
+  write(s.dir / "repo/experiments/tuning.md", "# edited\n");
+  CHECK(s.stale(s.hashed()).empty());
+  write(s.dir / "repo/sims/src/b.md.cpp", "// new\n");
+  CHECK(s.stale(s.hashed()) == std::set<std::string>{"sims-claims", "sims-phase", "sims-minimizers", "figures"});
+  fs::remove(s.dir / "repo/sims/src/b.md.cpp");
+  CHECK(s.stale(s.hashed()).empty());
   // an edit of the simulations' source: the sims stages and the figures (drawn from sims-phase) rerun, theory not
   write(s.dir / "repo/sims/src/b.cpp", "// edited\n");
   CHECK(s.stale(s.hashed()) == std::set<std::string>{"sims-claims", "sims-phase", "sims-minimizers", "figures"});

@@ -37,15 +37,23 @@ static std::vector<std::string> files_under(const std::string& root, const std::
   return files;
 }
 
+// Whether `skip`'s entry s leaves out the file f (relative path) named `name`: a folder ("scopes/"), a suffix
+// ("*.md") or a name prefix ("report_").
+static bool skips(const std::string& s, const std::string& f, const std::string& name) {
+  if (s.back() == '/') return ("/" + f).find("/" + s) != std::string::npos;
+  if (s.front() == '*') {
+    const std::string suffix = s.substr(1);
+    return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+  return name.rfind(s, 0) == 0;
+}
+
 std::string tree_hash(const std::string& root, const std::vector<std::string>& paths,
                       const std::vector<std::string>& skip) {
   std::string all;
   for (const auto& f : files_under(root, paths)) {
     const std::string name = fs::path(f).filename().string();
-    bool skipped = false;
-    for (const auto& s : skip)
-      skipped = skipped || (s.back() == '/' ? ("/" + f).find("/" + s) != std::string::npos : name.rfind(s, 0) == 0);
-    if (skipped) continue;
+    if (std::any_of(skip.begin(), skip.end(), [&](const std::string& s) { return skips(s, f, name); })) continue;
     std::ifstream in(fs::path(root) / f, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();

@@ -41,6 +41,7 @@ static std::string code_hash(const Stage& s, const std::string& source_dir) {
   code.insert(code.end(), s.code.begin(), s.code.end());
   auto skip = report_builder_files();
   skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
+  skip.push_back("*.md");    // the layers' documentation: no stage reads it
   return tree_hash(source_dir, code, skip);
 }
 
