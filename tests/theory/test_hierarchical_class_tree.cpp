@@ -4,6 +4,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -163,4 +165,82 @@ TEST_CASE("bad input: a one-sample class, mismatched lengths, non-finite feature
   CHECK_THROWS_WITH(build_class_tree(cd, 0), Catch::Contains("levels L must be >= 1"));
   CHECK_THROWS_WITH(linkage_from_name("ward"), Catch::Contains("not single, average or complete"));
   CHECK_NOTHROW(build_class_tree(cd, 1));
+}
+
+namespace {
+
+// The agglomeration as written before issue 30: every merge recomputes every pair's linkage distance from the
+// members, scanning pairs in node order and taking the first strictly smaller (the reference of the test below).
+// `last_on_tie` takes the last of equal pairs instead: the negative control.
+ClassTree recomputing_class_tree(const ClassDistances& cd, int levels, Linkage linkage, bool last_on_tie = false) {
+  const auto C = int(cd.classes.size());
+  ClassTree t;
+  std::vector<std::vector<int>> members(static_cast<std::size_t>(C));
+  for (int c = 0; c < C; ++c) members[std::size_t(c)] = {c};
+  auto dist = [&](const std::vector<int>& a, const std::vector<int>& b) {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
+    for (int i : a)
+      for (int j : b) lo = std::min(lo, cd.d(i, j)), hi = std::max(hi, cd.d(i, j)), sum += cd.d(i, j);
+    return linkage == Linkage::single ? lo : linkage == Linkage::complete ? hi : sum / double(a.size() * b.size());
+  };
+  for (int l = 0; l <= levels; ++l) {
+    const double th = double(l) * (4.0 - cd.d0) / double(levels) + cd.d0;
+    t.threshold.push_back(th);
+    for (;;) {
+      double best = std::numeric_limits<double>::infinity();
+      std::size_t bi = 0, bj = 0;
+      for (std::size_t i = 0; i < members.size(); ++i)
+        for (std::size_t j = i + 1; j < members.size(); ++j) {
+          const double v = dist(members[i], members[j]);
+          if (v < best || (last_on_tie && v == best)) best = v, bi = i, bj = j;
+        }
+      if (!(best < th)) break;
+      members[bi].insert(members[bi].end(), members[bj].begin(), members[bj].end());
+      members.erase(members.begin() + std::ptrdiff_t(bj));
+    }
+    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
+      return *std::min_element(a.begin(), a.end()) < *std::min_element(b.begin(), b.end());
+    });
+    std::vector<int> at(static_cast<std::size_t>(C));
+    for (std::size_t k = 0; k < members.size(); ++k)
+      for (int c : members[k]) at[std::size_t(c)] = int(k);
+    t.node.push_back(at);
+  }
+  return t;
+}
+
+}  // namespace
+
+// Issue 30 item 4: the tree keeps each pair's distance between merges instead of recomputing all of them per merge;
+// the trees are the recomputing agglomeration's exactly (every level's nodes, every threshold), on random unit
+// features (pinned seed) and on awkward matrices: distances from {0.5, 1, ..., 3.5} so that most pairs tie, and a
+// matrix that is not exactly symmetric (as class_distances' product can be in its last bits), where a sum's order
+// decides. Negative control: breaking ties the other way gives another tree on the tied matrices.
+TEST_CASE("the class tree with kept pair distances is the recomputing agglomeration's exactly [HTL Sec 3.2]",
+          "[theory][HTL]") {
+  std::mt19937_64 rng(30);
+  int tie_trees_that_differ = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const int C = 3 + int(rng() % 60), per = 2 + int(rng() % 3);
+    std::vector<std::int64_t> labels;
+    for (int c = 0; c < C; ++c)
+      for (int k = 0; k < per; ++k) labels.push_back(c);
+    const auto from_features = class_distances(random_unit_rows(C * per, 2 + int(rng() % 6), rng), labels);
+    auto tied = from_features, skewed = from_features;
+    std::uniform_int_distribution<int> step(1, 7);
+    for (int i = 0; i < C; ++i)
+      for (int j = i; j < C; ++j) tied.d(i, j) = tied.d(j, i) = i == j ? 0.0 : 0.5 * step(rng);
+    for (int i = 0; i < C; ++i)
+      for (int j = 0; j < C; ++j) skewed.d(i, j) *= 1.0 + (i < j ? 1e-15 : -1e-15) * double((i * 7 + j) % 5);
+    for (const ClassDistances* cd : std::vector<const ClassDistances*>{&from_features, &tied, &skewed})
+      for (auto link : {Linkage::single, Linkage::average, Linkage::complete}) {
+        INFO("trial " << trial << ", " << C << " classes, matrix " << (cd == &tied ? "tied" : cd == &skewed ? "skewed" : "features")
+                      << ", linkage " << int(link));
+        const auto ours = build_class_tree(*cd, 6, link), ref = recomputing_class_tree(*cd, 6, link);
+        CHECK(ours.node == ref.node);
+        CHECK(ours.threshold == ref.threshold);
+        if (cd == &tied && recomputing_class_tree(*cd, 6, link, true).node != ref.node) ++tie_trees_that_differ;
+      }
+  }
+  CHECK(tie_trees_that_differ > 0);  // the tied matrices do decide by the tie rule
 }

@@ -64,46 +64,88 @@ int ClassTree::merge_level(int a, int b) const {
   return -1;
 }
 
+namespace {
+
+// The linkage distance of nodes a and b over cd.d(i, j), i in a and j in b in their member order (the order of the
+// sum, so the bits do not depend on how the pair was found).
+double node_distance(const ClassDistances& cd, Linkage linkage, const std::vector<int>& a, const std::vector<int>& b) {
+  double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
+  for (int i : a)
+    for (int j : b) {
+      const double v = cd.d(i, j);
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+      sum += v;
+    }
+  return linkage == Linkage::single ? lo : linkage == Linkage::complete ? hi : sum / double(a.size() * b.size());
+}
+
+// The current nodes (member lists by slot, `order` the slots in node order) and the distance of every pair, kept
+// between merges: a merge changes only the merged node's pairs, so each is computed once per level, not once per
+// merge (an [HTL] tree of 869 glyph-proxy letters took seconds when every merge recomputed every pair).
+struct Agglomeration {
+  const ClassDistances& cd;
+  Linkage linkage;
+  std::vector<std::vector<int>> members;  // by slot
+  std::vector<std::size_t> order;         // the live slots in node order
+  std::vector<double> pair;               // pair[s * C + t]: slot s ahead of slot t in `order`
+  std::size_t C;
+
+  void distances_of(std::size_t k) {  // every pair with the node at position k
+    const std::size_t s = order[k];
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (i < k) pair[order[i] * C + s] = node_distance(cd, linkage, members[order[i]], members[s]);
+      else if (i > k) pair[s * C + order[i]] = node_distance(cd, linkage, members[s], members[order[i]]);
+  }
+  void all_distances() {
+    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
+      const std::size_t s = order[k];
+      for (std::size_t i = k + 1; i < order.size(); ++i)
+        pair[s * C + order[i]] = node_distance(cd, linkage, members[s], members[order[i]]);
+    }
+  }
+  // Merges the closest pair (the first in node order on a tie) while it is closer than th; false when none is.
+  bool merge_closer_than(double th) {
+    double best = std::numeric_limits<double>::infinity();
+    std::size_t bi = 0, bj = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const double* row = pair.data() + order[i] * C;
+      for (std::size_t j = i + 1; j < order.size(); ++j)
+        if (row[order[j]] < best) best = row[order[j]], bi = i, bj = j;
+    }
+    if (!(best < th)) return false;
+    auto& into = members[order[bi]];
+    const auto& from = members[order[bj]];
+    into.insert(into.end(), from.begin(), from.end());
+    order.erase(order.begin() + std::ptrdiff_t(bj));
+    distances_of(bi);
+    return true;
+  }
+};
+
+}  // namespace
+
 ClassTree build_class_tree(const ClassDistances& cd, int levels, Linkage linkage) {
   if (levels < 1) throw std::invalid_argument("build_class_tree: levels L must be >= 1, got " + std::to_string(levels));
   const auto C = int(cd.classes.size());
   if (C < 1 || cd.d.rows() != C || cd.d.cols() != C) throw std::invalid_argument("build_class_tree: no classes");
   ClassTree t;
-  std::vector<std::vector<int>> members(static_cast<std::size_t>(C));  // current nodes: lists of class indices
-  for (int c = 0; c < C; ++c) members[std::size_t(c)] = {c};
-  auto dist = [&](const std::vector<int>& a, const std::vector<int>& b) {
-    double lo = std::numeric_limits<double>::infinity(), hi = 0, sum = 0;
-    for (int i : a)
-      for (int j : b) {
-        const double v = cd.d(i, j);
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
-        sum += v;
-      }
-    return linkage == Linkage::single ? lo : linkage == Linkage::complete ? hi : sum / double(a.size() * b.size());
-  };
+  const auto n = std::size_t(C);
+  Agglomeration g{cd, linkage, std::vector<std::vector<int>>(n), std::vector<std::size_t>(n),
+                  std::vector<double>(n * n), n};
+  for (int c = 0; c < C; ++c) g.members[std::size_t(c)] = {c}, g.order[std::size_t(c)] = std::size_t(c);
   for (int l = 0; l <= levels; ++l) {
     const double th = double(l) * (4.0 - cd.d0) / double(levels) + cd.d0;  // [HTL] d_l
     t.threshold.push_back(th);
-    for (;;) {  // merge the closest pair of nodes while it is closer than d_l
-      double best = std::numeric_limits<double>::infinity();
-      std::size_t bi = 0, bj = 0;
-      for (std::size_t i = 0; i < members.size(); ++i)
-        for (std::size_t j = i + 1; j < members.size(); ++j) {
-          const double v = dist(members[i], members[j]);
-          if (v < best) best = v, bi = i, bj = j;
-        }
-      if (!(best < th)) break;
-      members[bi].insert(members[bi].end(), members[bj].begin(), members[bj].end());
-      members.erase(members.begin() + std::ptrdiff_t(bj));
+    g.all_distances();  // the order below may have turned pairs round: each sum in its node order
+    while (g.merge_closer_than(th)) {
     }
     // nodes numbered by their smallest class index, so the numbering is canonical
-    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
-      return *std::min_element(a.begin(), a.end()) < *std::min_element(b.begin(), b.end());
-    });
+    const auto smallest = [&](std::size_t s) { return *std::min_element(g.members[s].begin(), g.members[s].end()); };
+    std::sort(g.order.begin(), g.order.end(), [&](std::size_t a, std::size_t b) { return smallest(a) < smallest(b); });
     std::vector<int> at(static_cast<std::size_t>(C));
-    for (std::size_t k = 0; k < members.size(); ++k)
-      for (int c : members[k]) at[std::size_t(c)] = int(k);
+    for (std::size_t k = 0; k < g.order.size(); ++k)
+      for (int c : g.members[g.order[k]]) at[std::size_t(c)] = int(k);
     t.node.push_back(at);
   }
   return t;
