@@ -81,8 +81,8 @@ double node_distance(const ClassDistances& cd, Linkage linkage, const std::vecto
 }
 
 // The current nodes (member lists by slot, `order` the slots in node order) and the distance of every pair, kept
-// between merges: a merge changes only the merged node's pairs, so each is computed once per level, not once per
-// merge (an [HTL] tree of 869 glyph-proxy letters took seconds when every merge recomputed every pair).
+// between merges: a merge changes only the merged node's pairs, so each is computed once, not once per merge (an
+// [HTL] tree of 869 glyph-proxy letters took seconds when every merge recomputed every pair).
 struct Agglomeration {
   const ClassDistances& cd;
   Linkage linkage;
@@ -91,18 +91,16 @@ struct Agglomeration {
   std::vector<double> pair;               // pair[s * C + t]: slot s ahead of slot t in `order`
   std::size_t C;
 
-  void distances_of(std::size_t k) {  // every pair with the node at position k
-    const std::size_t s = order[k];
-    for (std::size_t i = 0; i < order.size(); ++i)
-      if (i < k) pair[order[i] * C + s] = node_distance(cd, linkage, members[order[i]], members[s]);
-      else if (i > k) pair[s * C + order[i]] = node_distance(cd, linkage, members[s], members[order[i]]);
+  void distance_of(std::size_t i, std::size_t j) {  // the nodes at positions i < j, summed in that order
+    pair[order[i] * C + order[j]] = node_distance(cd, linkage, members[order[i]], members[order[j]]);
   }
   void all_distances() {
-    for (std::size_t k = 0; k + 1 < order.size(); ++k) {
-      const std::size_t s = order[k];
-      for (std::size_t i = k + 1; i < order.size(); ++i)
-        pair[s * C + order[i]] = node_distance(cd, linkage, members[s], members[order[i]]);
-    }
+    for (std::size_t i = 0; i < order.size(); ++i)
+      for (std::size_t j = i + 1; j < order.size(); ++j) distance_of(i, j);
+  }
+  void distances_of(std::size_t k) {  // every pair with the node at position k
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (i != k) distance_of(std::min(i, k), std::max(i, k));
   }
   // Merges the closest pair (the first in node order on a tie) while it is closer than th; false when none is.
   bool merge_closer_than(double th) {
@@ -134,15 +132,14 @@ ClassTree build_class_tree(const ClassDistances& cd, int levels, Linkage linkage
   Agglomeration g{cd, linkage, std::vector<std::vector<int>>(n), std::vector<std::size_t>(n),
                   std::vector<double>(n * n), n};
   for (int c = 0; c < C; ++c) g.members[std::size_t(c)] = {c}, g.order[std::size_t(c)] = std::size_t(c);
+  g.all_distances();
   for (int l = 0; l <= levels; ++l) {
     const double th = double(l) * (4.0 - cd.d0) / double(levels) + cd.d0;  // [HTL] d_l
     t.threshold.push_back(th);
-    g.all_distances();  // the order below may have turned pairs round: each sum in its node order
     while (g.merge_closer_than(th)) {
     }
-    // nodes numbered by their smallest class index, so the numbering is canonical
-    const auto smallest = [&](std::size_t s) { return *std::min_element(g.members[s].begin(), g.members[s].end()); };
-    std::sort(g.order.begin(), g.order.end(), [&](std::size_t a, std::size_t b) { return smallest(a) < smallest(b); });
+    // Nodes are numbered by their smallest class index, so the numbering is canonical. `order` already is that
+    // order: it starts as the classes, and a merge keeps the earlier node's place, whose smallest index is the smaller.
     std::vector<int> at(static_cast<std::size_t>(C));
     for (std::size_t k = 0; k < g.order.size(); ++k)
       for (int c : g.members[g.order[k]]) at[std::size_t(c)] = int(k);
