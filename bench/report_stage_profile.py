@@ -15,6 +15,8 @@ import json
 import os
 import sys
 
+# The step phases by name, not the run's train_seconds: that is the step's wall, which also holds measurements taken
+# inside a step ([XHN] Fig 3's movement log: 339 s of the xhn-movement stage), not training.
 TRAINING = {"data", "forward", "mining", "loss", "backward", "optimizer"}
 HOUSEKEEPING = {"setup", "checkpoint", "outputs"}
 GROUPS = ("training", "embedding", "evaluation", "housekeeping")
@@ -59,12 +61,14 @@ def main():
     records = glob.glob(os.path.join(a.work, "*", "stage.json"))
     if not records:
         sys.exit(f"report_stage_profile: no stage.json under {a.work}: not a report work folder, or no stage finished")
-    rows = []
-    for record in sorted(records, key=lambda p: json.load(open(p))["finished"]):
+    stages = []
+    for record in records:
         with open(record) as f:
-            stage = json.load(f)
+            stages.append((json.load(f), os.path.dirname(record)))
+    rows = []
+    for stage, folder in sorted(stages, key=lambda sf: sf[0]["finished"]):
         row = {"stage": stage["stage"], "wall": stage["seconds"], "git_revision": stage.get("git_revision")}
-        row.update(stage_profile(os.path.dirname(record)))
+        row.update(stage_profile(folder))
         row["floor"] = row["groups"]["training"] / a.workers
         row["use"] = row["run_seconds"] / (a.workers * row["wall"]) if row["wall"] > 0 else 0.0
         rows.append(row)
