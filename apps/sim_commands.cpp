@@ -6,14 +6,17 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/sims/collapse_claims.hpp"
 #include "dmlbench/sims/collapse_minimizer.hpp"
+#include "dmlbench/sims/collapse_phase.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <thread>
 
 namespace dmlbench::app {
 
@@ -74,7 +77,7 @@ void add_phase_command(CLI::App* sim) {
     std::vector<int> classes = {2, 3}, ns = {12, 24};
     std::vector<double> p_correct = {0.55, 0.6, 0.65, 0.7, 0.8, 0.9, 1.0};
     double margin = 0.2;
-    int dim = 2;
+    int dim = 2, threads = 0;
     sm::MinimizerConfig mc;
   };
   auto pa = std::make_shared<PhaseArgs>();
@@ -96,16 +99,11 @@ void add_phase_command(CLI::App* sim) {
       ->check(integer_at_least(1))->capture_default_str();
   phase->add_option("--seed", pa->mc.seed, "seed of the random starts")->capture_default_str();
   phase->add_option("--out", pa->out, "CSV file (default: stdout)");
+  phase->add_option("--threads", pa->threads, "threads over the points (0: all cores; the CSV does not depend on it)")
+      ->check(integer_at_least(0))
+      ->capture_default_str();
   phase->callback([pa] {
-    struct Point {
-      int t, n;
-      double p;
-    };
-    std::vector<Point> grid;
-    for (int t : pa->classes)
-      for (double p : pa->p_correct)
-        for (int n : pa->ns)
-          if (n % t == 0 && p > 1.0 / t) grid.push_back({t, n, p});
+    const auto grid = sm::phase_grid(pa->classes, pa->p_correct, pa->ns);
     if (grid.empty()) throw theory::domain_error("the sweep is empty: no (t, p, n) with n divisible by t and p > 1/t");
     json config = {{"command", "sim phase"}, {"loss", pa->loss}, {"sampling", pa->sampling}, {"triples", pa->triples},
                    {"classes", pa->classes}, {"noise", pa->p_correct}, {"n", pa->ns}, {"margin", pa->margin},
@@ -115,36 +113,29 @@ void add_phase_command(CLI::App* sim) {
         << "\n"
         << "classes,noise_p,n,restarts,collapsed_runs,best_objective,collapsed_candidate,best_minus_candidate,"
            "max_class_diameter,min_interclass_sq_distance,region\n";
+    sm::ObjectiveConfig base;
+    base.objective = sm::parse_objective(pa->loss);
+    base.sampling = sm::parse_sampling(pa->sampling);
+    base.model.triples = sm::parse_triples(pa->triples);
+    base.alpha = pa->margin;
+    base.dim = pa->dim;
+    const int threads = pa->threads > 0 ? pa->threads : int(std::max(1u, std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
+    const auto results = sm::phase_sweep(base, grid, pa->mc, threads, [&](std::size_t done, std::size_t g, const sm::PhaseResult& r) {
+      const auto& pt = grid[g];
+      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double eta = el / double(done) * double(grid.size() - done);
+      std::cerr << "[phase] " << done << "/" << grid.size() << " t=" << pt.classes << " p=" << pt.p_correct << " n=" << pt.n
+                << ": " << r.region << " (" << r.collapsed << "/" << r.restarts << "), elapsed " << std::setprecision(3)
+                << el << " s, ETA " << eta << " s" << std::endl;
+    });
     for (std::size_t g = 0; g < grid.size(); ++g) {
       const auto& pt = grid[g];
-      sm::ObjectiveConfig c;
-      c.objective = sm::parse_objective(pa->loss);
-      c.sampling = sm::parse_sampling(pa->sampling);
-      c.model = {pt.n, pt.t, pt.p, sm::parse_triples(pa->triples)};
-      c.alpha = pa->margin;
-      c.dim = pa->dim;
-      c.validate();
-      const auto runs = sm::minimize_from_random_starts(c, pa->mc);
-      int collapsed = 0;
-      double best = INFINITY, diam = 0, gap = INFINITY;
-      for (const auto& r : runs) {
-        collapsed += r.structure.collapsed;
-        if (r.final_objective < best) {
-          best = r.final_objective;
-          diam = *std::max_element(r.structure.class_diameter.begin(), r.structure.class_diameter.end());
-          gap = r.structure.min_interclass_sq_distance;
-        }
-      }
-      const double cand = c.dim >= pt.t - 1 ? sm::proof_candidate(c).objective : NAN;
-      const char* region = collapsed == int(runs.size()) ? "collapsed" : collapsed == 0 ? "not-collapsed" : "mixed";
-      csv << std::setprecision(10) << pt.t << "," << pt.p << "," << pt.n << "," << runs.size() << "," << collapsed
-          << "," << best << "," << cand << "," << best - cand << "," << diam << "," << gap << "," << region << "\n";
-      const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const double eta = el / double(g + 1) * double(grid.size() - g - 1);
-      std::cerr << "[phase] " << g + 1 << "/" << grid.size() << " t=" << pt.t << " p=" << pt.p << " n=" << pt.n
-                << ": " << region << " (" << collapsed << "/" << runs.size() << "), elapsed " << std::setprecision(3)
-                << el << " s, ETA " << eta << " s" << std::endl;
+      const auto& r = results[g];
+      csv << std::setprecision(10) << pt.classes << "," << pt.p_correct << "," << pt.n << "," << r.restarts << ","
+          << r.collapsed << "," << r.best_objective << "," << r.collapsed_candidate << ","
+          << r.best_objective - r.collapsed_candidate << "," << r.max_class_diameter << ","
+          << r.min_interclass_sq_distance << "," << r.region << "\n";
     }
     if (pa->out.empty()) {
       std::cout << csv.str();

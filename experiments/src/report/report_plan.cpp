@@ -63,7 +63,7 @@ Stage theory_figures_stage(const ReportConfig& cfg) {
 
 Stage sims_phase_stage(const ReportConfig& cfg) {
   const bool quick = cfg.profile == "quick";
-  Stage s = make_stage("sims-phase", "[LCC] collapse phase diagrams: all positives vs EPS", {}, quick ? 5 : 400);
+  Stage s = make_stage("sims-phase", "[LCC] collapse phase diagrams: all positives vs EPS", {}, quick ? 5 : 200);
   const std::vector<std::string> classes = quick ? std::vector<std::string>{"2"} : std::vector<std::string>{"2", "3"};
   const std::vector<std::string> ns = quick ? std::vector<std::string>{"12", "24"} : std::vector<std::string>{"12", "24", "48"};
   const std::vector<std::string> noise =
