@@ -82,7 +82,9 @@ double node_distance(const ClassDistances& cd, Linkage linkage, const std::vecto
 
 // The current nodes (member lists by slot, `order` the slots in node order) and the distance of every pair, kept
 // between merges: a merge changes only the merged node's pairs, so each is computed once, not once per merge (an
-// [HTL] tree of 869 glyph-proxy letters took seconds when every merge recomputed every pair).
+// [HTL] tree of 869 glyph-proxy letters took seconds when every merge recomputed every pair). Each row also keeps
+// its smallest distance to a later node and the first such node, so the search for the closest pair reads one value
+// a node, not every pair; it finds the pair the scan of every pair in node order finds (the first strictly smaller).
 struct Agglomeration {
   const ClassDistances& cd;
   Linkage linkage;
@@ -90,6 +92,9 @@ struct Agglomeration {
   std::vector<std::size_t> order;         // the live slots in node order
   std::vector<double> pair;               // pair[s * C + t]: slot s ahead of slot t in `order`
   std::size_t C;
+  std::vector<double> row_min;            // by slot: the smallest pair with a later node (+inf: none)
+  std::vector<std::size_t> row_arg;       // by slot: the first later slot at that distance
+  std::vector<std::size_t> pos;           // by slot: its position in `order`
 
   void distance_of(std::size_t i, std::size_t j) {  // the nodes at positions i < j, summed in that order
     pair[order[i] * C + order[j]] = node_distance(cd, linkage, members[order[i]], members[order[j]]);
@@ -97,26 +102,47 @@ struct Agglomeration {
   void all_distances() {
     for (std::size_t i = 0; i < order.size(); ++i)
       for (std::size_t j = i + 1; j < order.size(); ++j) distance_of(i, j);
+    for (std::size_t i = 0; i < order.size(); ++i) pos[order[i]] = i, row_minimum(i);
   }
   void distances_of(std::size_t k) {  // every pair with the node at position k
     for (std::size_t i = 0; i < order.size(); ++i)
       if (i != k) distance_of(std::min(i, k), std::max(i, k));
   }
+  void row_minimum(std::size_t i) {  // the row at position i, scanned as the search over every pair scans it
+    const std::size_t s = order[i];
+    const double* row = pair.data() + s * C;
+    row_min[s] = std::numeric_limits<double>::infinity();
+    row_arg[s] = s;
+    for (std::size_t j = i + 1; j < order.size(); ++j)
+      if (row[order[j]] < row_min[s]) row_min[s] = row[order[j]], row_arg[s] = order[j];
+  }
+  // After slot `from` was merged into the node at position k: the rows whose pairs changed.
+  void update_row_minima(std::size_t k, std::size_t from) {
+    const std::size_t into = order[k];
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      const std::size_t s = order[i];
+      if (i == k || row_arg[s] == into || row_arg[s] == from) {
+        row_minimum(i);  // its minimum may have grown or gone
+      } else if (i < k) {  // only its pair with the merged node changed, and that node is its earliest candidate
+        const double v = pair[s * C + into];
+        if (v < row_min[s] || (v == row_min[s] && pos[into] < pos[row_arg[s]])) row_min[s] = v, row_arg[s] = into;
+      }
+    }
+  }
   // Merges the closest pair (the first in node order on a tie) while it is closer than th; false when none is.
   bool merge_closer_than(double th) {
     double best = std::numeric_limits<double>::infinity();
-    std::size_t bi = 0, bj = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-      const double* row = pair.data() + order[i] * C;
-      for (std::size_t j = i + 1; j < order.size(); ++j)
-        if (row[order[j]] < best) best = row[order[j]], bi = i, bj = j;
-    }
+    std::size_t bi = 0;
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (row_min[order[i]] < best) best = row_min[order[i]], bi = i;
     if (!(best < th)) return false;
+    const std::size_t from = row_arg[order[bi]], bj = pos[from];
     auto& into = members[order[bi]];
-    const auto& from = members[order[bj]];
-    into.insert(into.end(), from.begin(), from.end());
+    into.insert(into.end(), members[from].begin(), members[from].end());
     order.erase(order.begin() + std::ptrdiff_t(bj));
+    for (std::size_t j = bj; j < order.size(); ++j) pos[order[j]] = j;
     distances_of(bi);
+    update_row_minima(bi, from);
     return true;
   }
 };
@@ -130,7 +156,8 @@ ClassTree build_class_tree(const ClassDistances& cd, int levels, Linkage linkage
   ClassTree t;
   const auto n = std::size_t(C);
   Agglomeration g{cd, linkage, std::vector<std::vector<int>>(n), std::vector<std::size_t>(n),
-                  std::vector<double>(n * n), n};
+                  std::vector<double>(n * n), n, std::vector<double>(n), std::vector<std::size_t>(n),
+                  std::vector<std::size_t>(n)};
   for (int c = 0; c < C; ++c) g.members[std::size_t(c)] = {c}, g.order[std::size_t(c)] = std::size_t(c);
   g.all_distances();
   for (int l = 0; l <= levels; ++l) {
