@@ -6,13 +6,28 @@ and the [HTL] epoch end, whose tree is built from them), the rest of the evaluat
 "floor" is the training steps divided by the workers: what the stage would take if every evaluation were free and the
 workers never idle. "use" is the runs' summed seconds over workers x wall.
 
-  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--json out.json]
+--flops adds the compute floor: each run's multiply-adds counted from its config (the convolutions and dense layers
+of small-conv and the [LCC] App. C MNIST network, direct convolution: 2 FLOP a multiply-add; batch norm, ReLU,
+pooling and the loss counted as free), for the training steps (forward and backward, steps x batch images) and for
+the embedding passes that can be counted from a run's files (each curve point's curve sets, the final sets not reused
+from the last curve point, the [HTL] epoch-end passes over the training set; the triplet accuracy, movement and
+scatter logs left out). The
+floor of a stage is those FLOPs at the machine's sgemm rate on every worker, measured here as the report runs: one
+OpenBLAS thread per worker, all workers at once, each one's best of 5 (2048^3, numpy, on dmlbench's
+OPENBLAS_CORETYPE); a stage without
+runs (Ceres, the theory checks) counts at its wall. It is a lower bound on what the same computation can take here
+with direct convolutions.
+
+  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX] [--flops [--sgemm-gflops G]]
+      [--build build] [--json out.json]
 
 WORK: the report's work folder (default out/report). Stages are listed in the order they finished."""
 import argparse
 import glob
 import json
 import os
+import re
+import subprocess
 import sys
 
 # The step phases by name, not the run's train_seconds: that is the step's wall, which also holds measurements taken
@@ -32,13 +47,71 @@ def group_of(phase):
     return "evaluation"
 
 
+def conv_flops(size, c_in, c_out, k=3, pad=0):
+    """2 x the multiply-adds of a k x k convolution, stride 1, on size x size maps."""
+    out = size + 2 * pad - k + 1
+    return 2 * out * out * c_out * c_in * k * k, out
+
+
+def model_flops(config):
+    """(forward, forward + backward) FLOPs per image of the run's model, or None for a model not counted here.
+    Backward: the weight gradient of every layer plus the input gradient of every layer but the first, each as many
+    FLOPs as the layer's forward."""
+    model, data = config["model"], config["dataset"]
+    if model["name"] == "small-conv":  # experiments/.../small_conv_net.hpp: 4 x (conv 3x3 pad 1, 64) with pool 2
+        size, c_in, layers = data["image_size"], max(1, data["channels"]), []
+        for _ in range(4):
+            f, size = conv_flops(size, c_in, 64, pad=1)
+            layers.append(f)
+            c_in, size = 64, size // 2
+        layers.append(2 * 64 * model["embedding_dim"])
+    elif model["name"] == "lcc-mnist":  # experiments/.../mnist_embedding_net.hpp: [LCC] App. C
+        layers = [conv_flops(28, 1, 32)[0], conv_flops(26, 32, 64)[0], 2 * 64 * 12 * 12 * 128,
+                  2 * 128 * model["embedding_dim"]]
+    else:
+        return None
+    forward = sum(layers)
+    return forward, forward + forward + sum(layers[1:])
+
+
+def htl_epoch_end_images(metrics, run_dir):
+    """The [HTL] loss's passes over the training images, one per class-tree rebuild (at the start and after every
+    htl_update_epochs epochs but the last), the training set's size read from the run's train_log.txt."""
+    config = metrics["config"]
+    if config["loss"]["name"] != "htl":
+        return 0
+    try:
+        with open(os.path.join(run_dir, "train_log.txt")) as f:
+            m = re.search(r": train (\d+), heldout", f.readline())
+    except OSError:
+        return 0
+    return int(m.group(1)) * (config["schedule"]["epochs"] // config["loss"]["htl_update_epochs"]) if m else 0
+
+
+def embedded_images(metrics, run_dir):
+    """Images embedded by the passes a run's files let us count: curve points x curve sets, final sets not reused
+    from the last curve point, the [HTL] epoch-end passes. A lower bound (module docstring)."""
+    ev, sizes = metrics["config"]["eval"], {}
+    for name, levels in metrics.get("eval", {}).items():
+        counts = [v["queries"] for v in levels.values() if isinstance(v, dict) and "queries" in v]
+        if counts:
+            sizes[name] = max(counts)
+    curve_sets = ev.get("curve_sets", []) if metrics.get("curve") else []
+    total = len(metrics.get("curve", [])) * sum(sizes.get(s, 0) for s in curve_sets)
+    total += sum(n for s, n in sizes.items() if s not in curve_sets)
+    return total + htl_epoch_end_images(metrics, run_dir)
+
+
 def stage_profile(stage_dir):
-    """The summed profile of every run under stage_dir: group totals, phase totals, run count, runs' seconds."""
+    """The summed profile of every run under stage_dir: group totals, phase totals, run count, runs' seconds, and
+    the counted FLOPs (None where a run's model is not counted)."""
     groups = dict.fromkeys(GROUPS, 0.0)
     phases, runs, run_seconds = {}, 0, 0.0
+    flops = {"training": 0.0, "embedding": 0.0}
     for path in glob.glob(os.path.join(stage_dir, "**", "metrics.json"), recursive=True):
         with open(path) as f:
-            profile = json.load(f).get("profile")
+            metrics = json.load(f)
+        profile = metrics.get("profile")
         if not profile:
             continue
         runs += 1
@@ -46,7 +119,38 @@ def stage_profile(stage_dir):
         for phase, seconds in profile["seconds"].items():
             groups[group_of(phase)] += seconds
             phases[phase] = phases.get(phase, 0.0) + seconds
-    return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases}
+        per_image = model_flops(metrics["config"])
+        if per_image is None or flops is None:
+            flops = None
+            continue
+        batch = metrics["config"]["batch"]
+        flops["training"] += metrics["steps"] * batch["classes"] * batch["per_class"] * per_image[1]
+        flops["embedding"] += embedded_images(metrics, os.path.dirname(path)) * per_image[0]
+    return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops}
+
+
+SGEMM_CODE = """
+import json, time, numpy as np
+a = np.random.default_rng(0).standard_normal((2048, 2048), dtype=np.float32)
+a @ a
+ts = []
+for _ in range(5):
+    t = time.perf_counter(); a @ a; ts.append(time.perf_counter() - t)
+print(json.dumps({"gflops": 2 * 2048 ** 3 / min(ts) / 1e9}))
+"""
+
+
+def sgemm_rate_per_worker(workers, build):
+    """The sgemm GFLOP/s of one OpenBLAS thread while `workers` such processes run at once: each process's best of 5
+    (a floor wants the fastest rate seen), the median over the processes."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from dmlbench_blas_env import coretype_env
+    core, blas = coretype_env(os.path.join(build, "apps", "dmlbench"))
+    env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", **core)
+    procs = [subprocess.Popen(["/usr/bin/python3", "-c", SGEMM_CODE], env=env, stdout=subprocess.PIPE, text=True)
+             for _ in range(workers)]
+    rates = sorted(json.loads(p.communicate()[0])["gflops"] for p in procs)
+    return rates[len(rates) // 2], blas
 
 
 def main():
@@ -54,10 +158,16 @@ def main():
     ap.add_argument("work", nargs="?", default="out/report")
     ap.add_argument("--workers", type=int, default=2, help="the report's parallel runs (default 2: the 2 cores)")
     ap.add_argument("--phases", action="store_true", help="also list each stage's five largest phases")
+    ap.add_argument("--skip", help="leave out the stages whose names match this regular expression")
+    ap.add_argument("--flops", action="store_true", help="also the counted FLOPs and the compute floor")
+    ap.add_argument("--sgemm-gflops", type=float, help="one worker's sgemm GFLOP/s (default: measured here)")
+    ap.add_argument("--build", default="build", help="the build whose dmlbench names the OpenBLAS kernels")
     ap.add_argument("--json", help="write the table as JSON here")
     a = ap.parse_args()
     if a.workers < 1:
         sys.exit("report_stage_profile: --workers must be >= 1")
+    if a.sgemm_gflops is not None and not a.sgemm_gflops > 0:
+        sys.exit("report_stage_profile: --sgemm-gflops must be > 0")
     records = glob.glob(os.path.join(a.work, "*", "stage.json"))
     if not records:
         sys.exit(f"report_stage_profile: no stage.json under {a.work}: not a report work folder, or no stage finished")
@@ -65,6 +175,14 @@ def main():
     for record in records:
         with open(record) as f:
             stages.append((json.load(f), os.path.dirname(record)))
+    if a.skip:
+        try:
+            skip = re.compile(a.skip)
+        except re.error as e:
+            sys.exit(f"report_stage_profile: --skip is not a regular expression: {e}")
+        stages = [sf for sf in stages if not skip.search(sf[0]["stage"])]
+        if not stages:
+            sys.exit(f"report_stage_profile: --skip {a.skip!r} leaves no stage")
     rows = []
     for stage, folder in sorted(stages, key=lambda sf: sf[0]["finished"]):
         row = {"stage": stage["stage"], "wall": stage["seconds"], "git_revision": stage.get("git_revision")}
@@ -86,9 +204,43 @@ def main():
             top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:5]
             if top:
                 print(f"{r['stage']}: " + ", ".join(f"{k} {v:.0f} s" for k, v in top))
+    floor = print_compute_floor(rows, a) if a.flops else None
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"work": a.work, "workers": a.workers, "stages": rows}, f, indent=1)
+            json.dump({"work": a.work, "workers": a.workers, "stages": rows, "compute_floor": floor}, f, indent=1)
+
+
+def print_compute_floor(rows, a):
+    """The --flops table: per stage the counted TFLOP, the training steps' GFLOP/s, and the floor (module docstring)."""
+    if a.sgemm_gflops:
+        rate, blas = a.sgemm_gflops, "given by --sgemm-gflops"
+    else:
+        rate, blas = sgemm_rate_per_worker(a.workers, a.build)
+    print(f"\nsgemm 2048^3, one thread per worker, {a.workers} at once: {rate:.1f} GFLOP/s a worker "
+          f"(kernels as dmlbench's; its {blas})")
+    print("| stage | training TFLOP | training GFLOP/s a run | share of sgemm | embedding TFLOP (counted) | "
+          "floor (s) | wall / floor |")
+    print("|---|---|---|---|---|---|---|")
+    total, uncounted = 0.0, []
+    for r in rows:
+        fl = r["flops"]
+        if r["runs"] == 0:
+            r["compute_floor"] = r["wall"]
+            print(f"| {r['stage']} | - | - | - | - | {r['wall']:.0f} (its wall: no training runs) | 1.00 |")
+        elif fl is None:
+            r["compute_floor"] = 0.0
+            uncounted.append(r["stage"])
+            print(f"| {r['stage']} | a model not counted | | | | - | |")
+        else:
+            r["compute_floor"] = (fl["training"] + fl["embedding"]) / (a.workers * rate * 1e9)
+            achieved = fl["training"] / r["groups"]["training"] / 1e9 if r["groups"]["training"] > 0 else 0.0
+            ratio = r["wall"] / r["compute_floor"] if r["compute_floor"] > 0 else 0.0
+            print(f"| {r['stage']} | {fl['training'] / 1e12:.1f} | {achieved:.1f} | {achieved / rate:.2f} | "
+                  f"{fl['embedding'] / 1e12:.1f} | {r['compute_floor']:.0f} | {ratio:.1f} |")
+        total += r["compute_floor"]
+    print(f"\ncompute floor of the {len(rows)} stages: {total / 60:.1f} min (wall {sum(r['wall'] for r in rows) / 60:.1f})"
+          + (f"; not counted: {', '.join(uncounted)}" if uncounted else ""))
+    return {"sgemm_gflops_per_worker": rate, "blas": blas, "seconds": total, "uncounted": uncounted}
 
 
 if __name__ == "__main__":
