@@ -121,14 +121,15 @@ void add_phase_command(CLI::App* sim) {
     base.dim = pa->dim;
     const int threads = pa->threads > 0 ? pa->threads : int(std::max(1u, std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
-    const auto results = sm::phase_sweep(base, grid, pa->mc, threads, [&](std::size_t done, std::size_t g, const sm::PhaseResult& r) {
+    const auto progress = [&](std::size_t done, std::size_t g, const sm::PhaseResult& r) {
       const auto& pt = grid[g];
       const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const double eta = el / double(done) * double(grid.size() - done);
-      std::cerr << "[phase] " << done << "/" << grid.size() << " t=" << pt.classes << " p=" << pt.p_correct << " n=" << pt.n
-                << ": " << r.region << " (" << r.collapsed << "/" << r.restarts << "), elapsed " << std::setprecision(3)
-                << el << " s, ETA " << eta << " s" << std::endl;
-    });
+      std::cerr << "[phase] " << done << "/" << grid.size() << " t=" << pt.classes << " p=" << pt.p_correct
+                << " n=" << pt.n << ": " << r.region << " (" << r.collapsed << "/" << r.restarts << "), elapsed "
+                << std::setprecision(3) << el << " s, ETA " << eta << " s" << std::endl;
+    };
+    const auto results = sm::phase_sweep(base, grid, pa->mc, threads, progress);
     for (std::size_t g = 0; g < grid.size(); ++g) {
       const auto& pt = grid[g];
       const auto& r = results[g];

@@ -87,12 +87,13 @@ TEST_CASE("[LCC] Sec 4 phase sweep: every point's result is the same bits on 1, 
   for (int threads : {2, 5}) {
     std::set<std::size_t> seen;
     std::size_t last_done = 0;
-    const auto many = phase_sweep(triplet_base(), grid, mc, threads, [&](std::size_t done, std::size_t i, const PhaseResult& r) {
+    const auto on_done = [&](std::size_t done, std::size_t i, const PhaseResult& r) {
       CHECK(done == last_done + 1);  // called once per point, under the lock
       last_done = done;
       seen.insert(i);
       CHECK(same_result(r, phase_point(triplet_base(), grid[i], mc)));
-    });
+    };
+    const auto many = phase_sweep(triplet_base(), grid, mc, threads, on_done);
     CHECK(seen.size() == grid.size());
     for (std::size_t i = 0; i < grid.size(); ++i) CHECK(same_result(one[i], many[i]));
   }
