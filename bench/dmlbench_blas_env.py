@@ -11,3 +11,26 @@ def coretype_env(exe):
     m = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
     blas = next((l for l in info.splitlines() if l.startswith("BLAS:")), "")
     return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas
+
+
+# The sgemm rate a benchmark compares with: torch.matmul of two 2048 x 2048 float32 matrices on argv[1] threads, 5
+# repetitions after a first, their median (argv[2] "median") or best ("best"); prints {"gflops": ...}. Run it in the
+# environment coretype_env gives, so that it multiplies on dmlbench's OpenBLAS kernels.
+SGEMM_CODE = """
+import sys, time, json, torch
+torch.set_num_threads(int(sys.argv[1]))
+a = torch.randn(2048, 2048); b = torch.randn(2048, 2048)
+a @ b
+ts = []
+for _ in range(5):
+    t0 = time.perf_counter(); a @ b; ts.append(time.perf_counter() - t0)
+ts.sort()
+print(json.dumps({"gflops": 2 * 2048 ** 3 / (ts[0] if sys.argv[2] == "best" else ts[2]) / 1e9}))
+"""
+
+
+def sgemm_command(threads, statistic="median"):
+    """The command that prints the sgemm rate (SGEMM_CODE) on `threads` threads: "median" or "best" of 5."""
+    if statistic not in ("median", "best"):
+        raise ValueError(f"sgemm_command: statistic must be median or best, got {statistic!r}")
+    return ["/usr/bin/python3", "-c", SGEMM_CODE, str(threads), statistic]

@@ -11,15 +11,13 @@ of small-conv and the [LCC] App. C MNIST network, direct convolution: 2 FLOP a m
 pooling and the loss counted as free), for the training steps (forward and backward, steps x batch images) and for
 the embedding passes that can be counted from a run's files (each curve point's curve sets, the final sets not reused
 from the last curve point, the [HTL] epoch-end passes over the training set; the triplet accuracy, movement and
-scatter logs left out). The
-floor of a stage is those FLOPs at the machine's sgemm rate on every worker, measured here as the report runs: one
-OpenBLAS thread per worker, all workers at once, each one's best of 5 (2048^3, numpy, on dmlbench's
-OPENBLAS_CORETYPE); a stage without
-runs (Ceres, the theory checks) counts at its wall. It is a lower bound on what the same computation can take here
-with direct convolutions.
+scatter logs left out). The floor of a stage is those FLOPs at the machine's sgemm rate on every worker, measured here
+as the report runs: one thread per worker, all workers at once, each one's best of 5 (dmlbench_blas_env.SGEMM_CODE,
+on dmlbench's OPENBLAS_CORETYPE); a stage without runs (Ceres, the theory checks) counts at its wall. It is a lower
+bound on what the same computation can take here with direct convolutions.
 
-  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX] [--flops [--sgemm-gflops G]]
-      [--build build] [--json out.json]
+  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX]
+      [--flops [--sgemm-gflops G] [--build build]] [--json out.json]
 
 WORK: the report's work folder (default out/report). Stages are listed in the order they finished."""
 import argparse
@@ -129,25 +127,14 @@ def stage_profile(stage_dir):
     return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops}
 
 
-SGEMM_CODE = """
-import json, time, numpy as np
-a = np.random.default_rng(0).standard_normal((2048, 2048), dtype=np.float32)
-a @ a
-ts = []
-for _ in range(5):
-    t = time.perf_counter(); a @ a; ts.append(time.perf_counter() - t)
-print(json.dumps({"gflops": 2 * 2048 ** 3 / min(ts) / 1e9}))
-"""
-
-
 def sgemm_rate_per_worker(workers, build):
     """The sgemm GFLOP/s of one OpenBLAS thread while `workers` such processes run at once: each process's best of 5
     (a floor wants the fastest rate seen), the median over the processes."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from dmlbench_blas_env import coretype_env
+    from dmlbench_blas_env import coretype_env, sgemm_command
     core, blas = coretype_env(os.path.join(build, "apps", "dmlbench"))
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", **core)
-    procs = [subprocess.Popen(["/usr/bin/python3", "-c", SGEMM_CODE], env=env, stdout=subprocess.PIPE, text=True)
+    procs = [subprocess.Popen(sgemm_command(1, "best"), env=env, stdout=subprocess.PIPE, text=True)
              for _ in range(workers)]
     rates = sorted(json.loads(p.communicate()[0])["gflops"] for p in procs)
     return rates[len(rates) // 2], blas

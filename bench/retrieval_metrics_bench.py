@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from dmlbench_blas_env import coretype_env  # bench/
+from dmlbench_blas_env import coretype_env, sgemm_command  # bench/
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KS = [1, 2, 4, 8]
@@ -235,19 +235,6 @@ t = time.perf_counter() - t0
 print(json.dumps({"seconds": t, "recall": {k: float(v) for k, v in r.items()}}))
 """
 
-SGEMM_CODE = """
-import sys, time, json, torch
-torch.set_num_threads(int(sys.argv[1]))
-a = torch.randn(2048, 2048); b = torch.randn(2048, 2048)
-a @ b
-ts = []
-for _ in range(5):
-    t0 = time.perf_counter(); a @ b; ts.append(time.perf_counter() - t0)
-ts.sort()
-print(json.dumps({"gflops": 2 * 2048 ** 3 / ts[2] / 1e9}))
-"""
-
-
 def speed():
     a = ARGS
     rng = np.random.default_rng(0)
@@ -275,7 +262,7 @@ def speed():
             extra = ["--query-embeddings", qp, "--query-labels", qlp]
         del x
         for rep in range(a.reps):
-            out, _, _, _ = run_timed(["/usr/bin/python3", "-c", SGEMM_CODE, str(a.threads)], env)
+            out, _, _, _ = run_timed(sgemm_command(a.threads), env)
             sgemm.append(json.loads(out)["gflops"])
             for arm in arms:
                 if arm == "dmlbench":
