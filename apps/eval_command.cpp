@@ -1,5 +1,6 @@
 #include "eval_command.hpp"
 
+#include "option_checks.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/device.hpp"
@@ -217,7 +218,7 @@ void run_eval(const EvalRequest& q) {
   const auto device = resolve_device(q.device);
   if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
   // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
-  set_compute_threads(q.threads > 0 ? q.threads : int(std::max(1u, std::thread::hardware_concurrency())));
+  set_compute_threads(app::threads_or_all_cores(q.threads));
   RetrievalOptions o = retrieval_options(q);
   // read and check every input before any work, and write nothing until everything succeeded
   EvalInputs in = read_eval_inputs(q);

@@ -4,14 +4,21 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace dmlbench::app {
+
+// A --threads value where 0 means every core: the value itself, else the machine's cores (at least 1).
+inline int threads_or_all_cores(int threads) {
+  return threads > 0 ? threads : int(std::max(1u, std::thread::hardware_concurrency()));
+}
 
 // The shortest text that reads back as v (0.3, not the 0.29999999999999999 of 17 digits), for a value the user did not
 // type: nlohmann's dump writes the shortest round-trip form; "1.0" loses its ".0".

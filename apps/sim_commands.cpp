@@ -16,7 +16,6 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 namespace dmlbench::app {
 
@@ -119,7 +118,6 @@ void add_phase_command(CLI::App* sim) {
     base.model.triples = sm::parse_triples(pa->triples);
     base.alpha = pa->margin;
     base.dim = pa->dim;
-    const int threads = pa->threads > 0 ? pa->threads : int(std::max(1u, std::thread::hardware_concurrency()));
     const auto t0 = std::chrono::steady_clock::now();
     const auto progress = [&](std::size_t done, std::size_t g, const sm::PhaseResult& r) {
       const auto& pt = grid[g];
@@ -129,7 +127,7 @@ void add_phase_command(CLI::App* sim) {
                 << " n=" << pt.n << ": " << r.region << " (" << r.collapsed << "/" << r.restarts << "), elapsed "
                 << std::setprecision(3) << el << " s, ETA " << eta << " s" << std::endl;
     };
-    const auto results = sm::phase_sweep(base, grid, pa->mc, threads, progress);
+    const auto results = sm::phase_sweep(base, grid, pa->mc, threads_or_all_cores(pa->threads), progress);
     for (std::size_t g = 0; g < grid.size(); ++g) {
       const auto& pt = grid[g];
       const auto& r = results[g];
