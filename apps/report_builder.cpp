@@ -4,6 +4,7 @@
 
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/report_folder.hpp"
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
@@ -244,6 +245,10 @@ int run_report(const ReportConfig& cfg) {
   check_stage_names(run.stages, cfg);
   ex::hash_stages(run.stages, cfg, run.manifest, run.manifest_path);
   run.estimate = ex::stage_estimates(run.stages, cfg);
+  // one report at a time into a work folder and into an output folder (issue 52), from before the first write; the
+  // output is replaced by a rename, so its lock file lies beside it
+  const auto work_lock = ex::FolderLock::take(cfg.work);
+  const auto out_lock = ex::FolderLock::take(cfg.out, {ex::lock_file_beside(cfg.out)});
   const std::string out_new = cfg.out + ".new";
   try {
     for (std::size_t k = 0; k < run.stages.size(); ++k) run_stage(run, k);

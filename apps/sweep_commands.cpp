@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/slurm_array_script.hpp"
@@ -15,6 +16,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <ctime>
 #include <filesystem>
@@ -78,7 +80,8 @@ void adopt_folder(const ex::SweepPlan& plan) {
                                ", other points or overrides): choose another --out, or remove it");
     return;
   }
-  if (fs::exists(plan.dir) && !fs::is_empty(plan.dir))
+  const auto other_than_the_lock = [](const fs::directory_entry& e) { return e.path().filename() != ex::kFolderLockName; };
+  if (fs::exists(plan.dir) && std::any_of(fs::directory_iterator(plan.dir), fs::directory_iterator(), other_than_the_lock))
     throw std::runtime_error(plan.dir + " exists and holds no sweep.json: choose an empty or new --out");
   ex::write_file_atomically(f.string(), mine.dump(2) + "\n");
 }
@@ -381,6 +384,7 @@ void run_sweep(const SweepRequest& q, int& exit_code) {
     exit_code = submit_slurm(plan, r);
     return;
   }
+  const auto lock = ex::FolderLock::take(plan.dir);  // one sweep driver per folder (issue 52)
   adopt_folder(plan);
   write_point_configs(plan);
   if (q.prepare) {

@@ -8,6 +8,7 @@
 #include "dmlbench/experiments/training_engine.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "eval_command.hpp"
 #include "tune_command.hpp"
@@ -111,6 +112,7 @@ void reproduce(const ReproduceRequest& q) {
     if (!fs::is_directory(run.config.dataset.data_dir))
       throw ex::config_error("dataset.data_dir " + run.config.dataset.data_dir + " is not a folder (" + r.config +
                              "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
+  const auto lock = ex::FolderLock::take(q.out);  // one writer per folder (issue 52), from before its first write
   std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
   const auto t0 = std::chrono::steady_clock::now();
   const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
@@ -171,6 +173,10 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
   train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
   train->add_flag("--resume", *resume, "continue from the run folder's checkpoint");
+  auto resume_changed = std::make_shared<bool>(false);
+  train->add_flag("--resume-changed", *resume_changed, "--resume, also from a checkpoint of another config (e.g. a "
+                                                       "lower optimizer.lr after a divergence); what changed is logged "
+                                                       "and kept in metrics.json");
   train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
   train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
   train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
@@ -242,10 +248,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     if (*max_steps != -2) s.push_back("schedule.max_steps=" + std::to_string(*max_steps));
     if (!device->empty()) s.push_back("device=" + *device);
     const auto c = ex::load_run_config(*config, s, kRepo);
-    if (!*resume && fs::exists(fs::path(*out) / "metrics.json"))
-      throw ex::config_error("--out " + *out + " already holds a finished run (metrics.json): choose another folder, "
-                             "or --resume");
-    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps}, std::cerr);
+    if (*resume_changed) *resume = true;
+    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps, *resume_changed, true}, std::cerr);
     std::cout << m["eval"].dump(2) << "\nwrote " << (fs::path(*out) / "metrics.json").string() << "\n";
   });
 

@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "dmlbench/experiments/slurm_array_script.hpp"
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace dmlbench::experiments {
 
@@ -101,7 +103,10 @@ int run_slurm_workers(const TuneRequest& q, const std::string& name) {
 }
 
 int tune(TuneRequest q) {
-  if (!q.collect_dir.empty()) return collect(q.collect_dir, q.write.empty() ? q.collect_dir + "/tuned.json" : q.write);
+  if (!q.collect_dir.empty()) {
+    const auto lock = FolderLock::take(q.collect_dir);  // one writer per study folder (issue 52)
+    return collect(q.collect_dir, q.write.empty() ? q.collect_dir + "/tuned.json" : q.write);
+  }
   if (q.file.empty() || q.out.empty()) throw config_error("tune: --file and --out are required (or --collect DIR)");
   const auto r = read_reproduction(q.file, kRepo);
   auto t = read_tuning_spec(r, kRepo);
@@ -118,7 +123,11 @@ int tune(TuneRequest q) {
   auto plan = tuning_plan_json(t, r, name, fs::read_symlink("/proc/self/exe").string(), DMLBENCH_GIT_REV,
                                describe_blas(), q.threads);
   plan["reproduction_file"] = fs::absolute(q.file).lexically_proximate(kRepo).string();
-  if (!(q.slurm && q.dry_run)) write_plan(plan, q.out);  // --dry-run writes nothing
+  std::optional<FolderLock> lock;  // one tune per study folder (issue 52); --dry-run writes nothing
+  if (!(q.slurm && q.dry_run)) {
+    lock = FolderLock::take(q.out);
+    write_plan(plan, q.out);
+  }
   std::cerr << "[tune] " << name << ": " << t.arms.size() << " arms x " << t.trials_per_arm << " trials x " << t.folds
             << " folds, up to " << t.epochs << " epochs (patience " << t.patience << "), objective " << t.objective
             << "; " << q.jobs << " worker" << (q.jobs == 1 ? "" : "s") << std::endl;

@@ -7,6 +7,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
@@ -196,4 +200,57 @@ TEST_CASE("run_and_wait passes a SIGTERM this process receives on to the child, 
   struct sigaction after {};
   sigaction(SIGTERM, nullptr, &after);
   CHECK(after.sa_handler == before.sa_handler);
+}
+
+// Issue 52: a SIGTERM that comes after the pool's check for a signal and before its wait. The pool used to block in
+// waitpid until the next child ended (here: 30 s); with the relay's self-pipe the wait returns at once and the signal
+// is passed on. The pool runs in a fork of this test, since it ends its process by the signal.
+TEST_CASE("a SIGTERM between the pool's check and its wait is passed on at once, not after the next child ends",
+          "[process_pool]") {
+  ScratchDir d("pool-signal-window");
+  const auto t0 = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    std::signal(SIGTERM, SIG_DFL);  // not Catch's fatal-signal report: the pool is to end this fork by the signal
+    PoolOptions o;
+    bool sent = false;
+    o.before_wait = [&] {  // the window: the pool has checked for a signal and is about to wait
+      if (!sent) ::kill(::getpid(), SIGTERM);
+      sent = true;
+    };
+    run_pool({sh("exec sleep 30", d.path("log"))}, o);
+    ::_exit(0);  // not reached: the pool ends this process by the signal
+  }
+  int st = 0;
+  pid_t ended = 0;
+  while ((ended = ::waitpid(pid, &st, WNOHANG)) == 0 &&
+         std::chrono::steady_clock::now() - t0 < std::chrono::seconds(20))
+    ::usleep(20000);
+  if (ended == 0) {  // the old wait: still blocked on the 30 s child
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, &st, 0);
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  REQUIRE(ended == pid);
+  CHECK(WIFSIGNALED(st));
+  CHECK(WTERMSIG(st) == SIGTERM);
+  CHECK(seconds < 10.0);
+}
+
+TEST_CASE("SignalRelay::wait_child returns for a signal that came after the check, then for the child it ended",
+          "[process_pool]") {
+  SignalRelay relay({SIGTERM});
+  const pid_t child = start_process({"/bin/sh", "-c", "exec sleep 30"}, "", false);
+  CHECK_FALSE(relay.pending());
+  ::kill(::getpid(), SIGTERM);  // after the check, before the wait
+  int st = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(relay.wait_child(child, &st) == 0);  // the signal, at once
+  CHECK(relay.pending());
+  relay.pass_on({child});
+  CHECK_FALSE(relay.pending());
+  CHECK(relay.wait_child(child, &st) == child);
+  CHECK(exit_description(st) == "killed by signal 15");
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() < 10.0);
 }

@@ -21,6 +21,8 @@
 #include "dmlbench/experiments/training_outcome.hpp"
 #include "dmlbench/experiments/welch_comparison.hpp"
 
+#include "reference_json.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -47,13 +49,7 @@ constexpr double quantile_tol = 1e-7;       // SciPy's Student-t quantile at a n
 constexpr double solver_tol = 1e-9;         // two root finders on the same power function
 
 const json& reference() {
-  static const json ref = [] {
-    const char* path = std::getenv("DMLBENCH_VERDICT_REFERENCE");
-    if (!path) throw std::runtime_error("DMLBENCH_VERDICT_REFERENCE is not set (the ctest fixture sets it)");
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(std::string("cannot read the reference file ") + path);
-    return json::parse(in);
-  }();
+  static const json ref = read_reference_json("DMLBENCH_VERDICT_REFERENCE");
   return ref;
 }
 

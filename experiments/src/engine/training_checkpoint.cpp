@@ -23,6 +23,26 @@ nlohmann::json comparable(json cfg) {
   return nlohmann::json(cfg);
 }
 
+// The keys in which two configs differ (max_steps aside): [{"key": "/optimizer/lr", "was": 1000, "now": 0.001}, ...].
+json config_changes(const json& before, const json& after) {
+  const nlohmann::json was = comparable(before), now = comparable(after);
+  json out = json::array();
+  for (const auto& op : nlohmann::json::diff(was, now)) {
+    const nlohmann::json::json_pointer at(op["path"].get<std::string>());
+    out.push_back({{"key", op["path"]},
+                   {"was", was.contains(at) ? json(was.at(at)) : json(nullptr)},
+                   {"now", now.contains(at) ? json(now.at(at)) : json(nullptr)}});
+  }
+  return out;
+}
+
+std::string changes_text(const json& changes) {
+  std::string t;
+  for (const auto& ch : changes)
+    t += (t.empty() ? "" : ", ") + ch["key"].get<std::string>() + " " + ch["was"].dump() + " -> " + ch["now"].dump();
+  return t.empty() ? "no key" : t;
+}
+
 template <class T>
 std::string saved_bytes(const T& what) {
   std::ostringstream bytes;
@@ -45,20 +65,32 @@ void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingP
                {"scatter", p.scatter},        {"curve", p.curve},
                {"steps_log", p.step_rows},    {"active_by_epoch", p.active_by_epoch},
                {"movement", p.movement_rows}};
+  if (!p.config_changes.empty()) meta["config_changes"] = p.config_changes;
   const json fields = s.loss->checkpoint_fields();
   for (const auto& [k, v] : fields.items()) meta[k] = v;
   write_file_set(out_dir, files, "checkpoint.json", meta);
 }
 
-bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir) {
+bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir,
+                        bool accept_changes, std::ostream& log) {
   const fs::path out(out_dir), meta_file = out / "checkpoint.json";
   if (finish_file_set(out_dir, "checkpoint.json"))
     std::cerr << "[train] completed the checkpoint a stop left half-renamed in " << out_dir << "\n";
   if (!fs::exists(meta_file)) return false;
   const CheckpointState state = read_checkpoint_state(meta_file.string());
   check_file_set(out_dir, state.meta, "checkpoint.json");
-  if (comparable(state.config) != comparable(c.resolved))
-    throw config_error("--resume: " + meta_file.string() + " was written by another config: " + state.config.dump());
+  if (state.meta.contains("config_changes") && state.meta["config_changes"].is_array())
+    p.config_changes = state.meta["config_changes"];
+  if (comparable(state.config) != comparable(c.resolved)) {
+    if (!accept_changes)
+      throw config_error("--resume: " + meta_file.string() + " was written by another config (" +
+                         changes_text(config_changes(state.config, c.resolved)) +
+                         "); --resume-changed continues it under this one");
+    const json changes = config_changes(state.config, c.resolved);
+    log << "[train] continuing " << out_dir << " after epoch " << state.epochs_done << " under a changed config: "
+        << changes_text(changes) << std::endl;
+    p.config_changes.push_back({{"after_epoch", state.epochs_done}, {"changes", changes}});
+  }
   s.model->load((out / "checkpoint_model.pt").string());
   torch::load(*s.optimizer, (out / "checkpoint_optim.pt").string());
   s.loss->load(out_dir, state.meta);

@@ -5,6 +5,7 @@
 
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
+#include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "training_run.hpp"
 
@@ -76,6 +77,36 @@ void set_learning_rates(const RunConfig& c, TrainingSetup& s, int epoch) {
     groups[g].options().set_lr(s.base_lr[g] * std::pow(c.schedule.decay_factor, decays));
 }
 
+// The one line a non-finite loss ends the run with: the step, the epoch, the last finite loss, what to lower, and
+// whether a checkpoint is there to continue from.
+std::string divergence_text(const RunConfig& c, const TrainingProgress& p, int epoch, long k, double loss,
+                            const std::string& out_dir) {
+  std::ostringstream o;
+  o << std::setprecision(6) << "training diverged at step " << p.steps + 1 << " (epoch " << epoch + 1 << ", step "
+    << k + 1 << " of the epoch): the loss is " << (std::isnan(loss) ? std::string("nan") : loss > 0 ? "inf" : "-inf");
+  if (!p.step_rows.empty())
+    o << "; the last finite loss was " << p.step_rows.back()[2].get<double>() << " at step "
+      << p.step_rows.back()[0].get<long>();
+  o << "; lower optimizer.lr (now " << c.optimizer.lr << ")";
+  if (p.epochs_done > 0)
+    o << " and continue from the checkpoint of epoch " << p.epochs_done << " in " << out_dir
+      << " with --resume-changed, or start again";
+  else
+    o << " and start again (no epoch finished, so there is no checkpoint)";
+  return o.str();
+}
+
+// The first time a step's loss exceeds kLossGrowthFactor times the first step's: one note in the log.
+void note_growth(TrainingProgress& p, double loss, std::ostream& log) {
+  if (p.growth_noted || p.step_rows.empty()) return;
+  const double first = p.step_rows.front()[2].get<double>();
+  if (!(first > 0) || !(loss > kLossGrowthFactor * first)) return;
+  p.growth_noted = true;
+  log << "[train] note: the loss grew past " << kLossGrowthFactor << " x its first step's (" << std::setprecision(4)
+      << loss << " at step " << p.steps << " against " << first
+      << "): the run may be diverging (metrics.json: loss_growth); a lower optimizer.lr may help" << std::endl;
+}
+
 struct EpochSums {
   double loss = 0, active = 0;
   long steps = 0, active_steps = 0;
@@ -98,6 +129,7 @@ EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, i
     lap.reset();
     if (p.steps < o.trace_steps) write_trace_batch(s, p.steps, batch, x, o.out_dir);
     const auto r = train_step(c, s, p, batch, x, epoch);
+    if (!std::isfinite(r.loss)) throw std::runtime_error(divergence_text(c, p, epoch, k, r.loss, o.out_dir));
     if (p.steps < o.trace_steps) write_trace_update(s, p.steps, o.out_dir);
     p.train_seconds += seconds_since(ts);
     sums.loss += r.loss;
@@ -108,6 +140,7 @@ EpochSums run_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, i
       ++sums.active_steps;
     }
     p.step_rows.push_back({p.steps, epoch + 1, r.loss, r.active ? json(*r.active) : json(nullptr)});
+    note_growth(p, r.loss, log);
     if (seconds_since(last_note) > 30) {
       last_note = Clock::now();
       const double done = double(epoch - first_epoch) * double(s.per_epoch) + double(k + 1);
@@ -182,8 +215,13 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   TrainingProgress p;
   std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "setup");
   set_up_training(c, s);
-  fs::create_directories(o.out_dir);
-  if (o.resume && restore_checkpoint(c, s, p, o.out_dir))
+  // one run per folder (issue 52), from before the first write (a config the data refuses writes nothing); the check
+  // for a finished run comes after it, so that no second run slips in between
+  const auto lock = FolderLock::take(o.out_dir);
+  if (o.refuse_finished && !o.resume && fs::exists(fs::path(o.out_dir) / "metrics.json"))
+    throw config_error("--out " + o.out_dir + " already holds a finished run (metrics.json): choose another folder, or "
+                       "--resume");
+  if (o.resume && restore_checkpoint(c, s, p, o.out_dir, o.resume_changed, log))
     log << "[train] resumed " << o.out_dir << " after epoch " << p.epochs_done << "\n";
   const int first_epoch = p.epochs_done;
   if (o.trace_steps > 0 && p.steps == 0) write_trace_start(c, s, o.out_dir);

@@ -26,6 +26,27 @@ json run_head(const RunConfig& c, const RunOptions& o) {
   return {{"config", c.resolved}, {"git_revision", o.git_revision}, {"seed", c.seed}};
 }
 
+// Issue 52: the largest step loss against the first step's; past kLossGrowthFactor times it the run may have diverged
+// (reported, not an error: a non-finite loss is the error).
+json loss_growth(const json& step_rows) {
+  json g = {{"factor", kLossGrowthFactor}, {"first_step_loss", nullptr}, {"max_step_loss", nullptr},
+            {"max_at_step", nullptr}, {"past_factor", false}};
+  if (step_rows.empty()) return g;
+  const double first = step_rows.front()[2].get<double>();
+  double max = first;
+  long at = step_rows.front()[0].get<long>();
+  for (const auto& r : step_rows)
+    if (r[2].get<double>() > max) {
+      max = r[2].get<double>();
+      at = r[0].get<long>();
+    }
+  g["first_step_loss"] = first;
+  g["max_step_loss"] = max;
+  g["max_at_step"] = at;
+  g["past_factor"] = first > 0 && max > kLossGrowthFactor * first;
+  return g;
+}
+
 // The training's own measures: steps, losses, active triplets ([HTL] Sec 3.1), the loss's block, the movement log's
 // summary ([XHN] Sec 6.1 / Fig 3) and, beyond [HTL], the class tree of the final embeddings against a known grouping.
 json training_metrics(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p, const RunOptions& o) {
@@ -34,6 +55,8 @@ json training_metrics(const RunConfig& c, TrainingSetup& s, const TrainingProgre
   m["first_loss"] = p.first_loss;
   m["last_loss"] = p.last_loss;
   m["skipped_anchors"] = p.skipped_anchors;
+  m["loss_growth"] = loss_growth(p.step_rows);
+  if (!p.config_changes.empty()) m["resumed_with_changes"] = p.config_changes;
   if (!p.active_by_epoch.empty())
     m["active_triplets"] = {{"first_epoch", p.active_by_epoch.begin().value()},
                             {"last_epoch", (--p.active_by_epoch.end()).value()}, {"by_epoch", p.active_by_epoch}};

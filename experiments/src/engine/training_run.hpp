@@ -58,17 +58,21 @@ struct TrainingProgress {
   nlohmann::ordered_json scatter = nlohmann::ordered_json::array(), curve = nlohmann::ordered_json::array(),
                          step_rows = nlohmann::ordered_json::array(),
                          active_by_epoch = nlohmann::ordered_json::object(),
-                         movement_rows = nlohmann::ordered_json::array();
+                         movement_rows = nlohmann::ordered_json::array(),
+                         config_changes = nlohmann::ordered_json::array();  // each --resume-changed: what changed
   // Not in the checkpoint: wall seconds by phase (metrics.json's "profile"), and each curve set's embeddings after the
   // last epoch, which the final evaluation reuses (the same weights in eval mode give the same rows).
   mutable PhaseClock clock;
   std::map<std::string, torch::Tensor> last_curve_embeddings;
+  bool growth_noted = false;  // the loss's growth past kLossGrowthFactor has been logged by this process
 };
 // The checkpoint in the run folder: model, optimizer, the loss's state, then checkpoint.json, which marks it complete.
 void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingProgress& p, const std::string& out_dir);
 // Restores a checkpoint of the same config (max_steps aside); false where there is none. config_error for another
-// config's checkpoint.
-bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir);
+// config's checkpoint, unless `accept_changes` (--resume-changed): then the changed keys are logged and appended to
+// p.config_changes.
+bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, const std::string& out_dir,
+                        bool accept_changes, std::ostream& log);
 
 // `train --trace-steps N` (training_trace.cpp): out_dir/trace/ gets the starting weights and config (trace.json), then
 // each of the first N steps' batch: its items, their training-level labels and the input images as .npy.
@@ -79,7 +83,7 @@ void write_trace_batch(TrainingSetup& s, long step, const std::vector<std::int64
 void write_trace_update(TrainingSetup& s, long step, const std::string& out_dir);
 
 // One optimiser step on the batch of items `batch` (images x): mine, loss, update, the movement log; the loss value
-// and the fraction of active triplets (where the loss has them). std::runtime_error when the loss is not finite.
+// and the fraction of active triplets (where the loss has them); the caller checks that the loss is finite.
 struct StepOutcome {
   double loss = 0;
   std::optional<double> active;

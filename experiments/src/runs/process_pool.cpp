@@ -53,7 +53,7 @@ class PoolRun {
         relay.pass_on(children);
       }
       if (running_.empty()) break;
-      wait_one();
+      wait_one(relay);
     }
     if (relay.received()) relay.end_like_the_signal();
     for (const auto& o : result_.jobs) result_.not_started += o.state == JobState::not_started ? 1 : 0;
@@ -88,14 +88,13 @@ class PoolRun {
     while (first_open_ < jobs_.size() && started_[first_open_]) ++first_open_;
   }
 
-  // Waits for one of the pool's children to end and records it.
-  void wait_one() {
+  // Waits for one of the pool's children to end and records it; returns at once for a signal not yet passed on.
+  void wait_one(SignalRelay& relay) {
     int status = 0;
-    const pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) return;
-      throw std::runtime_error("waitpid failed while running " + opt_.what + ": " + std::strerror(errno));
-    }
+    if (opt_.before_wait) opt_.before_wait();
+    const pid_t pid = relay.wait_child(-1, &status);
+    if (pid == 0) return;  // a signal: the loop passes it on
+    if (pid < 0) throw std::runtime_error("waitpid failed while running " + opt_.what + ": " + std::strerror(errno));
     const auto it = running_.find(pid);
     if (it == running_.end()) return;  // not one of ours
     const std::size_t i = it->second.job;

@@ -29,12 +29,15 @@ struct ChildResult {
   int exit_code() const;  // its exit status; -1 when a signal ended it
 };
 
-// While it lives, each of `signals` (SIGTERM, SIGINT) that this process receives is remembered instead of ending it
-// (no SA_RESTART: a blocking waitpid returns EINTR); pass_on sends the ones remembered since its last call to the
-// given children. The previous handlers are restored when it ends, or by end_like_the_signal, which then raises the
-// last signal received, so that this process ends by it as it would have without the relay (after its children;
-// where the previous handler does not end the process, it returns).
-// An empty `signals` relays nothing.
+// While it lives, each of `signals` (SIGTERM, SIGINT) that this process receives is remembered instead of ending it;
+// pass_on sends the ones remembered since its last call to the given children. wait_child waits for a child to end or
+// for a signal not yet passed on, whichever comes first, with no window between the two: each remembered signal and
+// each SIGCHLD writes a byte to a pipe that the wait polls (the self-pipe trick), so a signal that comes after the
+// caller's check and before the wait ends the wait at once (issue 52; a plain waitpid slept until the next child ended).
+// The previous handlers are restored when it ends, or by end_like_the_signal, which then raises the last signal
+// received, so that this process ends by it as it would have without the relay (after its children; where the
+// previous handler does not end the process, it returns). An empty `signals` relays nothing. The one relay of
+// run_and_wait and of the process pool.
 class SignalRelay {
  public:
   explicit SignalRelay(std::vector<int> signals);
@@ -42,14 +45,20 @@ class SignalRelay {
   SignalRelay(const SignalRelay&) = delete;
   SignalRelay& operator=(const SignalRelay&) = delete;
   bool received() const;  // a signal came since the relay began
+  bool pending() const;   // a signal came that pass_on has not passed on yet
   void pass_on(const std::vector<pid_t>& children);
   void end_like_the_signal();
+  // Waits for the child `pid` (-1: any child) to end: its pid, with its status in *wait_status; 0 when a signal came
+  // that is not yet passed on (the caller passes it on and waits again); -1 with errno when waitpid fails (ECHILD).
+  pid_t wait_child(pid_t pid, int* wait_status);
 
  private:
   void restore();
   std::vector<int> signals_;
   std::vector<struct sigaction> old_;
+  struct sigaction old_chld_ {};
   int start_count_ = 0, passed_count_ = 0;
+  bool restored_ = false;
 };
 
 // Starts argv as start_process does and waits for its end (through interrupted waits). std::cout and std::cerr are

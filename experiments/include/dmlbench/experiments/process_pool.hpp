@@ -51,6 +51,9 @@ struct PoolOptions {
   std::function<std::string(const PoolProgress&)> progress_text;
   std::ostream* progress_out = nullptr;
   bool progress_in_place = false;
+  // Called each time just before the pool waits for a child: tests send a signal here, in the window between the
+  // pool's check for a signal and its wait (issue 52).
+  std::function<void()> before_wait;
   std::string what = "the jobs";  // for the error of a failed wait: "waitpid failed while running <what>"
 };
 

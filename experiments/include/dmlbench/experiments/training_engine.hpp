@@ -17,11 +17,19 @@ struct RunOptions {
   bool resume = false;       // continue from out_dir's checkpoint (written by the same config, max_steps aside)
   std::string git_revision;  // stamped on every output
   long trace_steps = 0;      // write the starting weights and the first N steps' batches to out_dir/trace (benchmarks)
+  bool resume_changed = false;  // with resume: a checkpoint of another config is continued too (a lower lr after a
+                                // divergence); the keys that changed are logged and kept in metrics.json
+  bool refuse_finished = false;  // without resume: refuse a folder that holds a finished run (metrics.json), checked
+                                 // under the folder's lock (`train`)
 };
 
 // Trains (or resumes) one run and writes its outputs; returns the contents of metrics.json. Progress lines with an
 // ETA go to `log`. Throws config_error for a config the data cannot satisfy (a level or set the dataset lacks), and
-// std::runtime_error when training diverges (a non-finite loss) or an output cannot be written.
+// std::runtime_error when training diverges (a non-finite loss: one line with the step, the epoch, the last finite
+// loss and the key to lower; the checkpoint of the last full epoch is kept) or an output cannot be written. A loss
+// that grows past kLossGrowthFactor times its first step's is noted in the log and in metrics.json's "loss_growth".
+inline constexpr double kLossGrowthFactor = 100;
+
 nlohmann::ordered_json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log);
 
 // Reads a value of a metrics.json by a dotted path, e.g. "eval.test_digits.digit.recall_at_k.1"; throws
