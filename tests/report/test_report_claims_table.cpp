@@ -253,3 +253,27 @@ TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the def
   CHECK(j["studies"][0]["arms"][0]["best"]["epochs"] == 4);
   CHECK(ex::tuned_verdicts_markdown(ex::TunedVerdicts{}, defaults, ex::PAdjustment::holm).empty());
 }
+
+// Issue 49 item 2: [LCC] Table 1 R@5 on the train digits was significant against the paper at the default settings
+// (raw p 0.013) and for it when tuned (0.0013), yet its labels read only "inconclusive -> verified".
+TEST_CASE("default and tuned verdicts: a sign that flips between two raw-significant differences is marked reversed",
+          "[report][tuning]") {
+  auto row = [](const std::string& verdict, double difference, double p) {
+    ex::ClaimRow r;
+    r.id = "lcc-table1-r5-train-digits";
+    r.verdict = verdict;
+    r.statistics = {{"alpha", 0.05}, {"difference", difference}, {"p", p}};
+    return r;
+  };
+  const std::vector<ex::ClaimRow> against = {row("inconclusive", -3.1, 0.013)};
+  CHECK(ex::robustness(row("verified", 4.2, 0.0013), against) == "reversed");
+  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), against) == "reversed");  // the same verdict words
+  // controls: the default not significant at its raw p; the same sign on both sides; a row without statistics
+  CHECK(ex::robustness(row("verified", 4.2, 0.0013), {row("inconclusive", -3.1, 0.2)}) == "fragile");
+  CHECK(ex::robustness(row("verified", 4.2, 0.0013), {row("inconclusive", 3.1, 0.013)}) == "fragile");
+  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), {row("inconclusive", 3.1, 0.013)}) == "robust");
+  ex::ClaimRow bare;
+  bare.id = "lcc-table1-r5-train-digits";
+  bare.verdict = "inconclusive";
+  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), {bare}) == "robust");
+}

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 
@@ -76,11 +77,24 @@ std::string study_table(const TunedReproduction& s) {
   return o.str();
 }
 
+// The sign of a training row's difference where its raw p is below its alpha; 0 where not (or no statistics).
+int significant_sign(const json& statistics) {
+  if (!statistics.is_object()) return 0;
+  const auto number = [&](const char* key) {
+    return statistics.contains(key) && statistics[key].is_number() ? statistics[key].get<double>() : std::nan("");
+  };
+  const double p = number("p"), alpha = number("alpha"), difference = number("difference");
+  if (!(p < alpha) || difference == 0 || std::isnan(difference)) return 0;
+  return difference > 0 ? +1 : -1;
+}
+
 }  // namespace
 
 std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows) {
   const auto* d = row_with_id(default_rows, tuned.id);
   if (!d) return "-";
+  const int a = significant_sign(d->statistics), b = significant_sign(tuned.statistics);
+  if (a != 0 && b != 0 && a != b) return "reversed";
   return d->verdict == tuned.verdict ? "robust" : "fragile";
 }
 
@@ -92,7 +106,9 @@ std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<Cl
     << "Each tuned reproduction trains every arm with the settings its own hyperparameter search chose: the same "
        "number of TPE trials per arm, scored on class-disjoint folds of the training classes and never on the test "
        "classes (experiments/tuning.md; the protocol of Musgrave, Belongie and Lim, \"A Metric Learning Reality "
-       "Check\", 2020). A claim is **robust** when its tuned verdict is its default verdict and **fragile** when not. "
+       "Check\", 2020). A claim is **robust** when its tuned verdict is its default verdict and **fragile** when not; "
+       "**reversed** when its default and tuned differences are each significant at their raw p, in opposite "
+       "directions (whatever the adjusted verdicts). "
        "The tuned rows are decided at p adjusted by "
     << p_adjustment_name(method) << " over the " << t.rows.size()
     << " tuned rows; claims read at a fixed curve point are left out (a tuned length moves the point).\n\n";

@@ -24,7 +24,9 @@ struct TunedVerdicts {
 TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<TunedReproduction>& tuned,
                                     PAdjustment method);
 
-// "robust" when the tuned row's verdict is the default row's, "fragile" when not, "-" without a default row.
+// "reversed" when the default and the tuned difference are each significant at their raw p (p < alpha) and of
+// opposite signs (issue 49: a sign that flipped, whatever the adjusted verdicts say); else "robust" when the tuned
+// row's verdict is the default row's, "fragile" when not; "-" without a default row.
 std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows);
 
 // The section of REPORT.md ("" without tuned studies): per tuned reproduction, each claim's default and tuned verdict
