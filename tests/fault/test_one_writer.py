@@ -196,11 +196,13 @@ def diverge():
     m = json.loads((ordinary / "metrics.json").read_text())
     steps = m["steps"]  # of one epoch
     assert m["loss_growth"]["past_factor"] is False and "grew past" not in out, "an ordinary run noted as grown"
-    # one full epoch checkpointed, then on with a learning rate that makes the loss non-finite
+    # one full epoch checkpointed, then on with a learning rate that makes the loss non-finite; the margin keeps every
+    # triplet active, so that the steps cannot fall idle on a kernel where the mined triplets all fall inside it
     folder = work / "run"
     run(*train_args(folder, "--max-steps", str(steps), **sgd))
     checkpoint = {p.name: p.read_bytes() for p in sorted(folder.glob("checkpoint*"))}
-    p = subprocess.run([exe, *train_args(folder, "--resume-changed", **(sgd | {"optimizer__lr": 1000}))],
+    p = subprocess.run([exe, *train_args(folder, "--resume-changed",
+                                         **(sgd | {"optimizer__lr": 1000, "loss__margin": 1000}))],
                        capture_output=True, text=True, timeout=600)
     print(p.stdout + p.stderr)
     last = (p.stdout + p.stderr)[(p.stdout + p.stderr).rfind("dmlbench: error:"):]
