@@ -11,12 +11,12 @@
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
+#include "dmlbench/experiments/run_stamp.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
 
 #include <chrono>
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -47,13 +47,6 @@ SpawnResult spawn(const std::vector<std::string>& argv, const std::string& log_p
   } catch (const std::exception& e) {
     return {-1, e.what()};
   }
-}
-
-std::string now_iso() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
 }
 
 std::string duration(double s) {
@@ -154,7 +147,7 @@ std::string prepare_stage_dir(const ex::Stage& s, const std::string& dir) {
   fs::remove(dir + "/stage.json");
   ex::write_file_atomically(marker, s.hash + "\n");
   const std::string log = dir + "/log.txt";
-  { std::ofstream(log, std::ios::trunc) << "# stage " << s.name << " " << now_iso() << "\n"; }
+  { std::ofstream(log, std::ios::trunc) << "# stage " << s.name << " " << ex::utc_now_text() << "\n"; }
   return log;
 }
 
@@ -170,7 +163,7 @@ void execute_stage(Run& run, std::size_t k) {
   const double secs = seconds_since(t0);
   run.estimate[k] = 0;
   json j = {{"stage", s.name},          {"title", s.title},       {"profile", run.cfg.profile}, {"config_hash", s.hash},
-            {"git_revision", run.revision}, {"finished", now_iso()}, {"seconds", secs},           {"commands", printed},
+            {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
             {"config", s.config}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
   run.done.records[s.name] = j;
@@ -226,7 +219,7 @@ void assemble(const Run& run, const std::string& out_new) {
   ex::copy_report_files(cfg, run.manifest, copied, out_new);
   // the previous claims.json, before it is replaced: the verdicts that moved
   const json previous = fs::exists(cfg.out + "/claims.json") ? ex::read_json_file(cfg.out + "/claims.json") : json();
-  const ex::ReportContents contents{cfg,    run.revision, now_iso(),   run.stages, run.done,
+  const ex::ReportContents contents{cfg,    run.revision, ex::utc_now_text(),   run.stages, run.done,
                                     claims, repros,       run.manifest, previous,   &tuned};
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims, &tuned).dump(2) + "\n");

@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
 #include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/run_stamp.hpp"
 #include "dmlbench/experiments/slurm_array_script.hpp"
 #include "dmlbench/experiments/sweep_grid.hpp"
 #include "dmlbench/experiments/sweep_point_runner.hpp"
@@ -18,7 +19,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -38,13 +38,6 @@ namespace {
 const std::string kRepo = DMLBENCH_SOURCE_DIR;
 
 std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
-
-std::string now_text() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 std::string read_text(const fs::path& f) {
   std::ifstream in(f);
@@ -226,7 +219,7 @@ int submit_slurm(const ex::SweepPlan& plan, const SweepRequest& q) {
   const fs::path file = sub.script_file, log = sub.log_file;
   json subs = json::array();
   if (fs::exists(sdir / "submissions.json")) subs = json::parse(read_text(sdir / "submissions.json"));
-  subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", now_text()},
+  subs.push_back({{"script", file.string()}, {"job", job}, {"points", todo}, {"submitted", ex::utc_now_text()},
                   {"sbatch", ex::exit_description(status)}});
   ex::write_file_atomically((sdir / "submissions.json").string(), subs.dump(2) + "\n");
   if (!q.wait && !sub.ok)

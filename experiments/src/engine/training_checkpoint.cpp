@@ -81,12 +81,10 @@ bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& 
   check_file_set(out_dir, state.meta, "checkpoint.json");
   if (state.meta.contains("config_changes") && state.meta["config_changes"].is_array())
     p.config_changes = state.meta["config_changes"];
-  if (comparable(state.config) != comparable(c.resolved)) {
+  if (const json changes = config_changes(state.config, c.resolved); !changes.empty()) {
     if (!accept_changes)
       throw config_error("--resume: " + meta_file.string() + " was written by another config (" +
-                         changes_text(config_changes(state.config, c.resolved)) +
-                         "); --resume-changed continues it under this one");
-    const json changes = config_changes(state.config, c.resolved);
+                         changes_text(changes) + "); --resume-changed continues it under this one");
     log << "[train] continuing " << out_dir << " after epoch " << state.epochs_done << " under a changed config: "
         << changes_text(changes) << std::endl;
     p.config_changes.push_back({{"after_epoch", state.epochs_done}, {"changes", changes}});

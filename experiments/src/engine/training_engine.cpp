@@ -100,7 +100,7 @@ std::string divergence_text(const RunConfig& c, const TrainingProgress& p, int e
 void note_growth(TrainingProgress& p, double loss, std::ostream& log) {
   if (p.growth_noted || p.step_rows.empty()) return;
   const double first = p.step_rows.front()[2].get<double>();
-  if (!(first > 0) || !(loss > kLossGrowthFactor * first)) return;
+  if (!loss_grown(first, loss)) return;
   p.growth_noted = true;
   log << "[train] note: the loss grew past " << kLossGrowthFactor << " x its first step's (" << std::setprecision(4)
       << loss << " at step " << p.steps << " against " << first

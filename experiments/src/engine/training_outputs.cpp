@@ -43,7 +43,7 @@ json loss_growth(const json& step_rows) {
   g["first_step_loss"] = first;
   g["max_step_loss"] = max;
   g["max_at_step"] = at;
-  g["past_factor"] = first > 0 && max > kLossGrowthFactor * first;
+  g["past_factor"] = loss_grown(first, max);
   return g;
 }
 

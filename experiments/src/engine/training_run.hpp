@@ -66,6 +66,12 @@ struct TrainingProgress {
   std::map<std::string, torch::Tensor> last_curve_embeddings;
   bool growth_noted = false;  // the loss's growth past kLossGrowthFactor has been logged by this process
 };
+// Issue 52: a step loss past kLossGrowthFactor times the first step's (a first loss of 0 has no factor), the rule of the
+// log's note and of metrics.json's loss_growth.
+inline bool loss_grown(double first_step_loss, double loss) {
+  return first_step_loss > 0 && loss > kLossGrowthFactor * first_step_loss;
+}
+
 // The checkpoint in the run folder: model, optimizer, the loss's state, then checkpoint.json, which marks it complete.
 void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingProgress& p, const std::string& out_dir);
 // Restores a checkpoint of the same config (max_steps aside); false where there is none. config_error for another

@@ -115,7 +115,7 @@ pid_t SignalRelay::wait_child(pid_t pid, int* wait_status) {
 }
 
 void SignalRelay::pass_on(const std::vector<pid_t>& children) {
-  if (g_signal_count == passed_count_) return;
+  if (!pending()) return;
   passed_count_ = g_signal_count;
   for (const pid_t pid : children) ::kill(pid, g_last_signal);
 }

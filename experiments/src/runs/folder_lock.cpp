@@ -1,6 +1,8 @@
 // One writer per folder (issue 52): flock(2) on a lock file that names its holder (folder_lock.hpp).
 #include "dmlbench/experiments/folder_lock.hpp"
 
+#include "dmlbench/experiments/run_stamp.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
@@ -9,7 +11,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -51,23 +52,10 @@ std::string own_command() {
   return out.size() > 300 ? out.substr(0, 297) + "..." : out;
 }
 
-std::string now_text() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
-std::string host_name() {
-  char h[256] = {0};
-  ::gethostname(h, sizeof h - 1);
-  return h;
-}
-
 // Writes who holds the lock into the lock file (the holder alone writes it, under the lock).
 void write_holder(int fd) {
   const std::string text = json{{"command", own_command()}, {"pid", long(::getpid())}, {"host", host_name()},
-                                {"since", now_text()}}.dump() + "\n";
+                                {"since", utc_now_text()}}.dump() + "\n";
   if (::ftruncate(fd, 0) != 0) return;  // the lock holds without its description
   [[maybe_unused]] const auto n = ::pwrite(fd, text.data(), text.size(), 0);
 }

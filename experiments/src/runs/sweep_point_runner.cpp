@@ -4,6 +4,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/child_process.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
+#include "dmlbench/experiments/run_stamp.hpp"
 #include "dmlbench/experiments/sweep_grid.hpp"
 #include "dmlbench/experiments/sweep_state.hpp"
 
@@ -14,7 +15,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <ostream>
@@ -26,13 +26,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string now_text() {
-  const std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
 
 // Takes the point's lock for the rest of this process (and the command it starts); false when a task holds it.
 bool lock_point(const fs::path& pdir) {
@@ -46,18 +39,14 @@ struct Where {
   std::string host;
   const char* job = std::getenv("SLURM_ARRAY_JOB_ID");
   const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
-  Where() {
-    char h[256] = {0};
-    ::gethostname(h, sizeof h - 1);
-    host = h;
-  }
+  Where() : host(host_name()) {}
 };
 
 void write_status(const fs::path& pdir, const SweepPoint& p, long index, const std::string& desc,
                   const ChildResult& r, const Where& w, const std::string& started) {
   json st = {{"point", p.name},          {"index", index},         {"description", desc},
              {"ok", desc.empty()},       {"seconds", r.seconds},   {"host", w.host},
-             {"started", started},       {"finished", now_text()}, {"slurm_job", w.job ? json(w.job) : json(nullptr)},
+             {"started", started},       {"finished", utc_now_text()}, {"slurm_job", w.job ? json(w.job) : json(nullptr)},
              {"slurm_task", w.task ? json(w.task) : json(nullptr)}};
   write_file_atomically((pdir / kSweepStatus).string(), st.dump(2) + "\n");
 }
@@ -91,13 +80,13 @@ int run_sweep_point(const SweepPointRun& run, std::ostream& out) {
   const std::string log = (pdir / kSweepLog).string();
   {
     std::ofstream l(log, std::ios::app);
-    l << "=== dmlbench sweep run-point " << index << " (" << p.name << ") on " << where.host << " at " << now_text()
+    l << "=== dmlbench sweep run-point " << index << " (" << p.name << ") on " << where.host << " at " << utc_now_text()
       << (where.job ? std::string(", Slurm job ") + where.job + "_" + (where.task ? where.task : "") : std::string())
       << "\n";
   }
   std::vector<std::string> argv = {run.dmlbench};
   argv.insert(argv.end(), p.args.begin(), p.args.end());
-  const std::string started = now_text();
+  const std::string started = utc_now_text();
   // Slurm's time limit / scancel: passed on, then the status is recorded (the command saves nothing partial: it
   // checkpoints per epoch)
   const ChildResult r = run_and_wait(argv, log, true, true);
