@@ -1,10 +1,11 @@
-// `dmlbench power --summary S`: per claim of a reproduction's summary.json, the seeds per side that detect the
-// paper's difference (else the stated smallest effect) at 80% power from the observed spread (issue 27 item 5).
+// `dmlbench power --summary S [--family M]`: per claim of a reproduction's summary.json, the seeds whose anytime
+// interval at level alpha / M decides the paper's difference (else the stated smallest effect) with 80% probability,
+// from the per-seed differences' spread (issue 27 item 5 at the deciding level, issue 49 item 2).
 #include "commands.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_io.hpp"
-#include "dmlbench/experiments/t_test_power.hpp"
+#include "dmlbench/experiments/anytime_power.hpp"
 
 #include <cstdint>
 #include <iomanip>
@@ -20,27 +21,25 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-// One claim's line: claim, seeds now, the effect and where it comes from, the spreads, the seeds needed.
-std::string power_line(const std::string& claim, const json& s) {
+// One claim's line: claim, seeds now, the effect and where it comes from, the per-seed differences' sd, the seeds
+// whose anytime interval at the level decides that effect with 80% probability (anytime_power.hpp).
+std::string power_line(const std::string& claim, const json& s, std::size_t family) {
   const double effect = s.at("paper_difference").is_number() ? std::abs(s["paper_difference"].get<double>())
                                                              : s.at("smallest_effect").get<double>();
-  const double alpha = s.value("alpha", 0.05), sd_t = s.at("treatment").at("sd").get<double>();
-  const bool welch = s.contains("baseline");
-  const double sd_b = welch ? s["baseline"].at("sd").get<double>() : 0.0;
-  const auto need = welch ? ex::welch_seeds_needed(effect, sd_t, sd_b, alpha, ex::claim_power)
-                          : ex::one_sample_seeds_needed(effect, sd_t, alpha, ex::claim_power);
-  auto fixed2 = [](double x) {
-    std::ostringstream t;
-    t << std::fixed << std::setprecision(2) << x;
-    return t.str();
-  };
+  const double level = s.value("alpha", 0.05) / double(family);
+  const json& p = s.at("per_seed");
+  const std::size_t n = p.at("n").get<std::size_t>();
   std::ostringstream o;
-  o << std::left << std::setw(48) << claim << std::setw(6) << s["treatment"]["n"].get<std::size_t>() << std::fixed
-    << std::setprecision(2) << std::setw(8) << effect << std::setw(8)
-    << (s["paper_difference"].is_number() ? "paper" : "delta") << std::setw(16)
-    << (welch ? fixed2(sd_t) + ", " + fixed2(sd_b) : fixed2(sd_t));
-  const bool one_seed = s["treatment"]["n"].get<std::size_t>() < 2 || (welch && s["baseline"]["n"].get<std::size_t>() < 2);
-  if (one_seed) return o.str() + "n/a (1 seed: no spread to measure)";
+  o << std::left << std::setw(48) << claim << std::setw(6) << n << std::fixed << std::setprecision(2) << std::setw(8)
+    << effect << std::setw(8) << (s["paper_difference"].is_number() ? "paper" : "delta") << std::setw(10)
+    << (p["sd"].is_number() ? [&] {
+         std::ostringstream t;
+         t << std::fixed << std::setprecision(2) << p["sd"].get<double>();
+         return t.str();
+       }()
+                            : std::string("-"));
+  if (n < 2) return o.str() + "n/a (1 seed: no spread to measure)";
+  const auto need = ex::anytime_seeds_needed(effect, p["sd"].get<double>(), level, ex::claim_power, ex::claim_seeds_cap);
   switch (need.status) {
     case ex::SeedsNeeded::found: o << need.n; break;
     case ex::SeedsNeeded::beyond_cap: o << "more than " << need.n; break;
@@ -50,29 +49,21 @@ std::string power_line(const std::string& claim, const json& s) {
   return o.str();
 }
 
-// A count claim's line (an exact binomial test on the counts pooled over the runs): power is a matter of trials, not
-// of seeds' spread.
-std::string count_power_line(const std::string& claim, const json& s) {
-  std::ostringstream o;
-  o << std::left << std::setw(48) << claim << std::setw(6) << s.value("runs", std::size_t(0)) << std::fixed
-    << std::setprecision(2) << std::setw(8) << s.value("smallest_effect", 0.0) << std::setw(8) << "delta"
-    << std::setw(16)
-    << (std::to_string(s.value("successes", std::uint64_t(0))) + "/" + std::to_string(s.value("trials", std::uint64_t(0))))
-    << "n/a (exact binomial on the counts pooled over the runs)";
-  return o.str();
-}
-
 }  // namespace
 
 void add_power_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("power", "per claim of a reproduction's summary.json: the seeds per side that detect "
-                                          "the paper's difference (else the stated smallest effect) at 80% power, "
-                                          "from the observed spread");
+  auto* cmd = app.add_subcommand("power", "per claim of a reproduction's summary.json: the seeds whose anytime-valid "
+                                          "interval decides the paper's difference (else the stated smallest effect) "
+                                          "with 80% probability at level alpha / family, from the per-seed spread");
   auto summary = std::make_shared<std::string>();
+  auto family = std::make_shared<std::size_t>(1);
   cmd->add_option("--summary", *summary, "summary.json of `dmlbench reproduce` (claim rows with statistics)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->callback([summary] {
+  cmd->add_option("--family", *family, "the number of claims decided together (the report's family; default 1: the "
+                                       "claim alone)")
+      ->check(CLI::Range(std::size_t(1), std::size_t(1000000)));
+  cmd->callback([summary, family] {
     const json j = ex::read_json_file(*summary);
     if (!j.contains("variants") || !j["variants"].is_array())
       throw std::runtime_error(*summary + ": no \"variants\" (not a summary.json of dmlbench reproduce)");
@@ -80,17 +71,17 @@ void add_power_command(CLI::App& app) {
     int n = 0;
     for (const auto& v : j["variants"])
       for (const auto& row : v.value("rows", json::array())) {
-        if (!row.contains("statistics")) continue;
-        const json& s = row["statistics"];
+        if (!row.contains("statistics") || !row["statistics"].contains("per_seed")) continue;
         const std::string claim = (v.value("name", "").empty() ? "" : v.value("name", "") + "/") + row.value("claim", "");
-        if (s.value("test", "") == "binomial") lines << count_power_line(claim, s) << "\n";
-        else if (s.contains("treatment")) lines << power_line(claim, s) << "\n";
-        else continue;
+        lines << power_line(claim, row["statistics"], *family) << "\n";
         ++n;
       }
-    if (n == 0) throw std::runtime_error(*summary + ": no claim row with statistics (a summary older than issue 27?)");
-    std::cout << std::left << std::setw(48) << "claim" << std::setw(6) << "seeds" << std::setw(16) << "effect"
-              << std::setw(16) << "sd" << "seeds for 80% power\n" << lines.str();
+    if (n == 0)
+      throw std::runtime_error(*summary + ": no claim row with per-seed statistics (a summary older than issue 49: run "
+                                          "its reproduction again)");
+    std::cout << "each claim at level alpha / " << *family << "; 80% power at one look\n"
+              << std::left << std::setw(48) << "claim" << std::setw(6) << "seeds" << std::setw(16) << "effect"
+              << std::setw(10) << "sd" << "seeds for 80% power\n" << lines.str();
   });
 }
 

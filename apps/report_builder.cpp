@@ -10,6 +10,7 @@
 #include "dmlbench/experiments/report_markdown.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
+#include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/run_stamp.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
@@ -138,6 +139,26 @@ json run_commands(const Run& run, const ex::Stage& s, const std::string& dir, co
   return printed;
 }
 
+// Issue 49 item 3: a stage with seed spending, after its first look, reruns its reproduce command with one more seed
+// (the finished runs are read again, not retrained) while a claim that more seeds could decide is undecided at the
+// planned family's level, up to its cap. The commands run are appended to `printed`.
+void spend_seeds(const ex::Stage& s, const std::string& dir, json& printed, const Run& run) {
+  const auto& sp = *s.spending;
+  const double level = sp.alpha / double(sp.family);
+  ex::spend_seeds(
+      sp, [&] { return ex::read_json_file(dir + "/summary.json"); },
+      [&](int n) {
+        auto argv = s.commands.front().argv;
+        argv.insert(argv.end(), {"--seeds", std::to_string(n)});
+        const std::string line = ex::join_command(argv, run.cfg.self, run.root);
+        printed.push_back(line);
+        std::cerr << "[report]   seed " << n << " of at most " << sp.cap << ": " << line << std::endl;
+        const auto r = spawn(argv, "");
+        if (r.status != 0) throw std::runtime_error("`" + line + "` failed (" + r.error + ")");
+      },
+      [&](const ex::SeedLook& look) { std::cerr << "[report]   " << ex::seed_look_text(look, level) << std::endl; });
+}
+
 // Readies the stage folder; returns its log. Outputs of another config are removed first, so that nothing stale (a
 // training checkpoint, say) is resumed; a run of this same config that was killed keeps its outputs and resumes.
 std::string prepare_stage_dir(const ex::Stage& s, const std::string& dir) {
@@ -159,7 +180,8 @@ void execute_stage(Run& run, std::size_t k) {
   const auto t0 = Clock::now();
   if (s.notebooks)
     for (const auto& o : s.outputs) fs::remove(dir + "/" + o);
-  const json printed = s.notebooks ? run_notebooks(run, dir, log) : run_commands(run, s, dir, log);
+  json printed = s.notebooks ? run_notebooks(run, dir, log) : run_commands(run, s, dir, log);
+  if (s.spending) spend_seeds(s, dir, printed, run);
   const double secs = seconds_since(t0);
   run.estimate[k] = 0;
   json j = {{"stage", s.name},          {"title", s.title},       {"profile", run.cfg.profile}, {"config_hash", s.hash},

@@ -57,7 +57,7 @@ std::vector<json> run_as_processes(const ex::Reproduction& r, const std::vector<
     ex::PoolJob job{argv0, (fs::path(run.dir) / "train_log.txt").string(), false, run.depends, false};
     for (const auto& kv : run.set) job.argv.insert(job.argv.end(), {"--set", kv});
     job.argv.insert(job.argv.end(), {"--out", run.dir});
-    if (resume) job.argv.push_back("--resume");
+    if (resume) job.argv.insert(job.argv.end(), {"--resume", "--reuse-finished"});
     pool.push_back(job);
   }
   ex::PoolOptions o;
@@ -124,7 +124,9 @@ void reproduce(const ReproduceRequest& q) {
     const auto& run = runs[i];
     std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << ": "
               << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed << std::endl;
-    results[run.variant][run.arm].push_back(ex::train_run(run.config, {run.dir, q.resume, DMLBENCH_GIT_REV}, std::cerr));
+    ex::RunOptions o{run.dir, q.resume, DMLBENCH_GIT_REV};
+    o.reuse_finished = q.resume;  // the runs a later look finds finished are read back (issue 49: seeds added)
+    results[run.variant][run.arm].push_back(ex::train_run(run.config, o, std::cerr));
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cerr << "[reproduce] " << i + 1 << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
               << el << " s, ETA " << el / double(i + 1) * double(runs.size() - i - 1) << " s" << std::endl;
@@ -177,6 +179,10 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   train->add_flag("--resume-changed", *resume_changed, "--resume, also from a checkpoint of another config (e.g. a "
                                                        "lower optimizer.lr after a divergence); what changed is logged "
                                                        "and kept in metrics.json");
+  auto reuse_finished = std::make_shared<bool>(false);
+  train->add_flag("--reuse-finished", *reuse_finished, "with --resume: a run that has finished under this config and "
+                                                       "revision is read back (its metrics.json), not evaluated again "
+                                                       "(reproduce --resume passes it)");
   train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
   train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
   train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
@@ -249,7 +255,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     if (!device->empty()) s.push_back("device=" + *device);
     const auto c = ex::load_run_config(*config, s, kRepo);
     if (*resume_changed) *resume = true;
-    const auto m = ex::train_run(c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps, *resume_changed, true}, std::cerr);
+    const auto m = ex::train_run(
+        c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps, *resume_changed, true, *resume && *reuse_finished}, std::cerr);
     std::cout << m["eval"].dump(2) << "\nwrote " << (fs::path(*out) / "metrics.json").string() << "\n";
   });
 

@@ -81,6 +81,11 @@ TEST_CASE("cross-key rules come from the specs: cosine losses, owner-only settin
   // a setting owned by one loss, given to another
   CHECK_THAT(error_of({"loss.ms_positives=easiest"}), Contains("loss.ms_positives") && Contains("loss.name = ms only"));
   CHECK(error_of({"loss.name=ms", "loss.ms_positives=easiest", "model.normalize=true"}) == "no error");
+  CHECK_THAT(error_of({"loss.ms_reduction=mined_anchors"}),
+             Contains("loss.ms_reduction") && Contains("loss.name = ms only"));
+  CHECK(error_of({"loss.name=ms", "loss.ms_reduction=mined_anchors", "model.normalize=true"}) == "no error");
+  CHECK_THAT(error_of({"loss.name=ms", "loss.ms_reduction=anchors", "model.normalize=true"}),
+             Contains("loss.ms_reduction") && Contains("mined_anchors"));
   // the trimmed reducer applies to the losses that are a mean of triplet terms, which the specs say
   CHECK_THAT(error_of({"loss.name=contrastive", "loss.trim=0.2"}),
              Contains("loss.trim = 0.2") && Contains("(l2nd | nca | triplet)") && Contains("contrastive"));

@@ -132,8 +132,10 @@ TEST_CASE("contrastive loss: hand value over all pairs [LCC Sec 3]", "[experimen
 
 TEST_CASE("Multi-Similarity loss equals the theory/ reference of [XGS] for one anchor, value and gradient",
           "[experiments][losses][XGS eq 12]") {
-  // batch: class 0 = rows 0-2, rows 3-5 one class each. Anchors 0, 1, 2 have positives; 3-5 do not. The loss is the
-  // mean of the three anchor terms, each computed by the theory/ reference (double, [XGS] reconstruction).
+  // batch: class 0 = rows 0-2, rows 3-5 one class each. Anchors 0, 1, 2 have positives; 3-5 do not, so they mine
+  // nothing. The loss is the sum of the three anchor terms, each computed by the theory/ reference (double, [XGS]
+  // reconstruction), over the batch's 6 samples (Wang et al. eq 15, the default since issue 50), or over the 3
+  // anchors that mined (loss.ms_reduction = mined_anchors).
   const auto x = random_unit(6, 4, 5);
   namespace th = dmlbench::theory;
   th::xgs::AnchorSet set;
@@ -168,7 +170,12 @@ TEST_CASE("Multi-Similarity loss equals the theory/ reference of [XGS] for one a
   }
   const double got = multi_similarity_loss(x, labels, 2, 50, 1.0, th::xgs::kMsMiningEpsilon).item<double>();
   // a few roundings of log1p / exp sums: relative 1e-12
-  CHECK_THAT(got * 3, WithinRel(want + others, 1e-12));
+  CHECK_THAT(got * 6, WithinRel(want + others, 1e-12));
+  const double over_mined = multi_similarity_loss(x, labels, 2, 50, 1.0, th::xgs::kMsMiningEpsilon, false,
+                                                  MsReduction::mined_anchors)
+                                .item<double>();
+  CHECK_THAT(over_mined * 3, WithinRel(want + others, 1e-12));
+  CHECK_THAT(over_mined / got, WithinRel(2.0, 1e-12));  // the two readings differ by 6 / 3 on this batch
 }
 
 TEST_CASE("gradient surgery equals autograd where the composition is a known loss's gradient [XGS Sec 3]",
@@ -263,8 +270,11 @@ TEST_CASE("EPS + Multi-Similarity: the positive term has the anchor's most simil
   }
   REQUIRE(used > 0);
   const double got_eps = multi_similarity_loss(x, y, alpha, beta, lambda, eps, true).item<double>();
-  // a handful of exp / log1p roundings: relative 1e-12
-  CHECK_THAT(got_eps, WithinRel(want_eps / used, 1e-12));
+  // a handful of exp / log1p roundings: relative 1e-12; over the batch's 4 samples (Wang et al. eq 15)
+  CHECK_THAT(got_eps, WithinRel(want_eps / 4, 1e-12));
+  REQUIRE(used < 4);  // the premise: an anchor (3, no positive) mines nothing
+  CHECK_THAT(multi_similarity_loss(x, y, alpha, beta, lambda, eps, true, MsReduction::mined_anchors).item<double>(),
+             WithinRel(want_eps / used, 1e-12));
   // negative control: Wang et al.'s mined positives give another value on this batch (anchor 0 mines S_02 only)
   const double got_ms = multi_similarity_loss(x, y, alpha, beta, lambda, eps, false).item<double>();
   CHECK(std::abs(got_ms - got_eps) > 1e-3);

@@ -1,10 +1,12 @@
 // Run configs (run_config.hpp) and reproduction files (reproduction.hpp): the schema's errors, overrides, every config
 // and reproduction file in the repository, Welch's test and the verdict rule.
+#include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/binomial_test.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <catch2/catch.hpp>
+#include <algorithm>
 
 #include <cmath>
 #include <filesystem>
@@ -208,8 +210,11 @@ TEST_CASE("a metric with its own sides compares one arm early in its curve with 
                 {"active", json{{"first", first}, {"last", last}}}};
   };
   std::map<std::string, std::vector<json>> runs;
-  runs["base"] = {run(0.1, 0.50, 0.9, 0.2), run(0.1, 0.52, 0.8, 0.3), run(0.1, 0.51, 0.85, 0.25)};
-  runs["new"] = {run(0.6, 0.70, 0.5, 0.5), run(0.61, 0.71, 0.5, 0.5), run(0.62, 0.72, 0.5, 0.5)};
+  // five seeds: the fewest whose anytime interval at 0.05 can decide (anytime_t_test.hpp)
+  runs["base"] = {run(0.1, 0.50, 0.9, 0.2), run(0.1, 0.52, 0.8, 0.3), run(0.1, 0.51, 0.85, 0.25),
+                  run(0.1, 0.505, 0.83, 0.24), run(0.1, 0.515, 0.87, 0.26)};
+  runs["new"] = {run(0.6, 0.70, 0.5, 0.5), run(0.61, 0.71, 0.5, 0.5), run(0.62, 0.72, 0.5, 0.5),
+                 run(0.605, 0.705, 0.5, 0.5), run(0.615, 0.715, 0.5, 0.5)};
   const auto v = summarize_variant(r, ReproductionVariant{"default", "", {}}, runs);
   const auto& rows = v["rows"];
   CHECK_THAT(rows[0]["difference"].get<double>(), Catch::WithinAbs(0.71 - 0.51, 1e-12));  // final new - final base
@@ -256,14 +261,14 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   CHECK(*r.metrics[0].bound == 0.01);
   auto run = [](double ul) { return json{{"s", json{{"ul", ul}, {"zero", 0.0}}}}; };
   std::map<std::string, std::vector<json>> runs;
-  runs["pre"] = {run(0.5), run(0.5), run(0.5)};
-  runs["later"] = {run(0.001), run(0.002), run(0.0015)};
+  runs["pre"] = {run(0.5), run(0.5), run(0.5), run(0.5), run(0.5)};
+  runs["later"] = {run(0.001), run(0.002), run(0.0015), run(0.001), run(0.002)};  // five seeds: see above
   const auto v = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
   const auto& rows = v["rows"];
-  // mean 0.0015, sd 0.0005, n 3: t = (0.0015 - 0.01) / (0.0005 / sqrt 3) = -29.4, df 2
+  // mean 0.0015, sd 0.0005, n 5: t = (0.0015 - 0.01) / (0.0005 / sqrt 5) = -38.0, df 4
   CHECK_THAT(rows[0]["difference"].get<double>(), Catch::WithinAbs(0.0015 - 0.01, 1e-15));
-  CHECK_THAT(rows[0]["welch_t"].get<double>(), Catch::WithinRel(-0.0085 / (0.0005 / std::sqrt(3.0)), 1e-9));
-  CHECK_THAT(rows[0]["df"].get<double>(), Catch::WithinRel(2.0, 1e-12));
+  CHECK_THAT(rows[0]["welch_t"].get<double>(), Catch::WithinRel(-0.0085 / (0.0005 / std::sqrt(5.0)), 1e-9));
+  CHECK_THAT(rows[0]["df"].get<double>(), Catch::WithinRel(4.0, 1e-12));
   CHECK(rows[0]["verdict"] == "verified");
   CHECK(rows[1]["verdict"] == "refuted");  // the same numbers, the claim the other way
   CHECK(rows[0]["baseline"]["arm"] == "bound");
@@ -271,11 +276,13 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   // every seed exactly 0, below 0.01: no spread, so no test (one zero-spread rule for bounds and arms, issue 27)
   CHECK(rows[2]["verdict"] == "inconclusive");
   CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("no spread"));
-  // a run that wrote null for the metric (no value in that run) is left out of it: two seeds remain
+  // a run that wrote null for the metric (no value in that run) is left out of it: four seeds remain, and the
+  // per-seed differences name the four (the runs carry no "seed": their positions)
   runs["later"][2]["s"]["ul"] = nullptr;
   const auto w = summarize_variant(r, ReproductionVariant{"", "", {}}, runs);
-  CHECK(w["rows"][0]["treatment"]["seeds"].size() == 2);
-  CHECK(w["rows"][0]["seeds_per_arm"] == 2);
+  CHECK(w["rows"][0]["treatment"]["seeds"].size() == 4);
+  CHECK(w["rows"][0]["seeds_per_arm"] == 4);
+  CHECK(w["rows"][0]["statistics"]["per_seed"]["seeds"] == json::array({0, 1, 3, 4}));
   CHECK_THROWS_AS(metric_at(runs["later"][2], "s.ul"), metric_undefined);
   // every run null: no mean, no difference, not reproducible
   for (auto& m : runs["later"]) m["s"]["ul"] = nullptr;
@@ -302,13 +309,9 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   fs::remove_all(dir);
 }
 
-// Issue 27 item 1: each claim metric's row carries the test's interval, raw p, delta, TOST p, power and the unadjusted
-// outcome. References: scipy.stats.ttest_ind([55, 56, 57], [50, 51, 52], equal_var=False) p = 0.0036022326091040033,
-// the 95% interval 5 -+ t.ppf(0.975, 4) sqrt(2/3) = [2.733042064472477, 7.266957935527524]; statsmodels
-// ttost_ind([50.2, 51.2, 52.2], [50, 51, 52], -5, 5, usevar="unequal") p = 0.0020917988167253134. Tolerance 1e-7
-// relative: SciPy's t quantile at df 4 and Boost's agree to ~1e-9 (test_verdict_statistics.cpp).
-TEST_CASE("a share claim on counts: the counts pooled over the seeds, an exact binomial test against the bound "
-          "([XHN] Fig 3, issue 27 item 3)",
+// Issue 49 item 1: a share claim is tested on each seed's share (the metric's path), like every claim; the counts
+// pooled over the runs stay beside it as a description (the exact binomial test of issue 27 item 3).
+TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([XHN] Fig 3, issue 49 item 1)",
           "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-counts";
   fs::create_directories(dir);
@@ -320,33 +323,49 @@ TEST_CASE("a share claim on counts: the counts pooled over the seeds, an exact b
       {"label": "top-left", "path": "m.share.ul", "scale": 100, "direction": "decrease", "claim": "c-ul",
        "smallest_effect": 1, "smallest_effect_reason": "test",
        "compare": {"treatment": {"arm": "a"}, "bound": 1},
-       "counts": {"successes": "m.counts.ul", "trials": ["m.counts.ul", "m.counts.ur"]}}
+       "counts": {"successes": "m.counts.ul", "trials": ["m.counts.ul", "m.counts.ur"], "unit": "seed",
+                  "unit_reason": "dots of one step share the weights"}}
     ]})");
   std::ofstream(dir / "r.json") << file.dump();
   const auto r = read_reproduction((dir / "r.json").string(), kRepo);
   REQUIRE(r.metrics[0].count_trials.size() == 2);
-  auto run = [](int ul, int ur) {
-    return json{{"m", json{{"share", json{{"ul", double(ul) / (ul + ur)}}}, {"counts", json{{"ul", ul}, {"ur", ur}}}}}};
+  auto run = [](int seed, int ul, int ur) {
+    return json{{"seed", seed},
+                {"m", json{{"share", json{{"ul", double(ul) / (ul + ur)}}}, {"counts", json{{"ul", ul}, {"ur", ur}}}}}};
   };
   std::map<std::string, std::vector<json>> runs;
-  runs["a"] = {run(0, 1500), run(0, 1700), run(0, 1800)};  // three seeds of 0.0: no spread, yet a count of 0 of 5000
-  runs["b"] = {run(1, 1)};
+  const std::vector<int> ul = {3, 5, 4, 6, 2, 5, 4, 3};  // of 1000 dots each: 0.2% to 0.6%, all well below 1%
+  for (int k = 0; k < 8; ++k) runs["a"].push_back(run(k, ul[k], 1000 - ul[k]));
+  runs["b"] = {run(0, 1, 1)};
   const json s = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
-  CHECK(s["test"] == "binomial");
-  CHECK(s["successes"] == 0);
-  CHECK(s["trials"] == 5000);
-  CHECK(s["runs"] == 3);
-  CHECK_THAT(s["p"].get<double>(), Catch::WithinRel(binomial_test_p(0, 5000, 0.01), 1e-12));
+  CHECK(s["test"] == "one-sample");
+  CHECK(s["unit"] == "seed");
+  REQUIRE(s["per_seed"]["n"] == 8);
+  CHECK_THAT(s["per_seed"]["differences"][0].get<double>(), Catch::WithinAbs(0.3 - 1, 1e-12));  // 0.3% - the 1% bound
+  // the decision is the per-seed one: its interval is anytime_interval of the eight shares less the bound
+  std::vector<double> d;
+  for (int k = 0; k < 8; ++k) d.push_back(100.0 * ul[k] / 1000 - 1);
+  const AnytimeInterval i = anytime_interval(d, 0.05);
+  CHECK_THAT(s["ci_low"].get<double>(), Catch::WithinRel(i.low, 1e-12));
+  CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinRel(i.high, 1e-12));
   CHECK(s["outcome"] == "verified");
-  // negative control: 60 of 5000 top-left (1.2%) is no longer below the bound
-  runs["a"][0] = run(60, 1440);
+  // the pooled counts: a description beside it
+  CHECK(s["pooled"]["test"] == "binomial");
+  CHECK(s["pooled"]["successes"] == 32);
+  CHECK(s["pooled"]["trials"] == 8000);
+  CHECK_THAT(s["pooled"]["p"].get<double>(), Catch::WithinRel(binomial_test_p(32, 8000, 0.01), 1e-12));
+  // negative control, the case of issue 49: one seed at 1.5% spreads the seeds. The pooled share, 45 of 8000 (0.56%),
+  // is still far below 1% by the binomial test that takes each dot as a trial; the seeds' shares (t = -3.2 over 8
+  // seeds, against the interval's multiplier 4.25 at 0.05) no longer decide
+  runs["a"][4] = run(4, 15, 985);
   const json t = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
-  CHECK(t["successes"] == 60);
-  CHECK(t["outcome"] != "verified");
+  CHECK(t["pooled"]["successes"] == 45);
+  CHECK(t["pooled"]["p"].get<double>() < 1e-4);
+  CHECK(t["outcome"] == "inconclusive");
   // a count that is not a whole number is refused
   runs["a"][0]["m"]["counts"]["ul"] = 2.5;
   CHECK_THROWS_WITH(summarize_variant(r, ReproductionVariant{"", "", {}}, runs), Catch::Contains("is not a count"));
-  // bad files: counts without a bound; no trials
+  // bad files: counts without a bound; no trials; no per-seed unit
   auto bad = [&](const std::string& name, const json& metric) {
     json f = file;
     f["metrics"] = json::array({metric});
@@ -359,10 +378,24 @@ TEST_CASE("a share claim on counts: the counts pooled over the seeds, an exact b
   m = file["metrics"][0];
   m["counts"]["trials"] = json::array();
   CHECK_THROWS_WITH(read_reproduction(bad("c2", m), kRepo), Catch::Contains("non-empty list"));
+  m = file["metrics"][0];
+  m["counts"].erase("unit");
+  CHECK_THROWS_WITH(read_reproduction(bad("c3", m), kRepo),
+                    Catch::Contains("c3.json") && Catch::Contains("metric top-left: counts") &&
+                        Catch::Contains("set \"unit\": \"seed\""));
+  m["counts"]["unit"] = "dot";
+  CHECK_THROWS_WITH(read_reproduction(bad("c4", m), kRepo), Catch::Contains("set \"unit\": \"seed\""));
+  m["counts"]["unit"] = "seed";
+  m["counts"].erase("unit_reason");
+  CHECK_THROWS_WITH(read_reproduction(bad("c5", m), kRepo), Catch::Contains("unit_reason"));
   fs::remove_all(dir);
 }
 
-TEST_CASE("a claim's summary row carries its interval, raw p, delta, TOST p, power and unadjusted outcome",
+// Issue 49 items 1-2: each claim metric's row carries its per-seed differences (paired by seed), the single look's
+// Welch test as a description, and the decision read from the anytime interval at level alpha (a reproduction
+// decides each claim alone). The interval's own values are checked against SciPy in test_anytime_t_test.cpp; here the
+// wiring: the row's interval is anytime_interval of the paired differences.
+TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided by the anytime interval",
           "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-statistics";
   fs::create_directories(dir);
@@ -378,50 +411,77 @@ TEST_CASE("a claim's summary row carries its interval, raw p, delta, TOST p, pow
     return path;
   };
   const auto r = read_reproduction(write(file), kRepo);
-  auto runs_of = [](std::vector<double> base, std::vector<double> treat) {
+  const std::vector<double> base = {50, 51, 52, 50.5, 51.5, 50.8, 51.2, 52.3};
+  auto runs_of = [](std::vector<double> b, std::vector<double> t) {
     std::map<std::string, std::vector<json>> runs;
-    for (double x : base) runs["base"].push_back(json{{"r1", x}});
-    for (double x : treat) runs["new"].push_back(json{{"r1", x}});
+    for (std::size_t k = 0; k < b.size(); ++k) runs["base"].push_back(json{{"seed", k}, {"r1", b[k]}});
+    for (std::size_t k = 0; k < t.size(); ++k) runs["new"].push_back(json{{"seed", k}, {"r1", t[k]}});
     return runs;
   };
-  const json s = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {55, 56, 57}))["rows"][0]["statistics"];
+  auto plus = [&](const std::vector<double>& d) {
+    std::vector<double> t = base;
+    for (std::size_t k = 0; k < t.size(); ++k) t[k] += d[k];
+    return t;
+  };
+  const std::vector<double> rise = {5.1, 4.8, 5.3, 4.9, 5.2, 5.0, 4.7, 5.4};
+  const json s = summarize_variant(r, {"", "", {}}, runs_of(base, plus(rise)))["rows"][0]["statistics"];
   CHECK(s["test"] == "welch");
-  CHECK_THAT(s["difference"].get<double>(), Catch::WithinAbs(5.0, 1e-12));
-  CHECK_THAT(s["p"].get<double>(), Catch::WithinRel(0.0036022326091040033, 1e-7));
-  CHECK_THAT(s["ci_low"].get<double>(), Catch::WithinRel(2.733042064472477, 1e-7));
-  CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinRel(7.266957935527524, 1e-7));
-  CHECK(s["smallest_effect"] == 5.0);  // the default: 0.5 x |60 - 50|
-  CHECK_THAT(s["smallest_effect_reason"].get<std::string>(), Catch::Contains("smallest_effect_fraction"));
+  CHECK(s["per_seed"]["pairing"] == "by seed");
+  REQUIRE(s["per_seed"]["n"] == 8);
+  const AnytimeInterval i = anytime_interval(rise, 0.05);
+  CHECK_THAT(s["difference"].get<double>(), Catch::WithinAbs(i.mean, 1e-12));
+  CHECK_THAT(s["ci_low"].get<double>(), Catch::WithinAbs(i.low, 1e-12));
+  CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinAbs(i.high, 1e-12));
+  CHECK(s["decision"]["family_size"] == 1);
+  CHECK(s["decision"]["level"] == 0.05);
+  CHECK(s["single_look"]["p"].get<double>() < 1e-6);  // Welch's at this look: a description
+  CHECK(s["smallest_effect"] == 5.0);                  // the default: 0.5 x |60 - 50|
   CHECK(s["paper_difference"] == 10.0);
-  CHECK(s["paper_position"] == "above");  // the paper's 10 lies above [2.7, 7.3]
+  CHECK(s["paper_position"] == "above");  // the paper's 10 lies above the interval around +5
   CHECK(s["outcome"] == "verified");
-  CHECK(s["mde"].get<double>() > 0);
-  CHECK(s["seeds_needed"].get<int>() >= 2);
   CHECK(s["effect_to_detect"] == 10.0);
-  // negative control: the paper's numbers the other way (decrease): the same rise is refuted, the paper below the CI
+  CHECK(s["seeds_needed"].get<int>() >= 2);
+  // pairing is by seed, not by position: the baseline's runs listed in reverse order give the same differences
+  auto reversed = runs_of(base, plus(rise));
+  std::reverse(reversed["base"].begin(), reversed["base"].end());
+  CHECK(summarize_variant(r, {"", "", {}}, reversed)["rows"][0]["statistics"]["per_seed"] == s["per_seed"]);
+  // a seed missing from one arm drops out of the differences
+  auto missing = runs_of(base, plus(rise));
+  missing["base"].erase(missing["base"].begin() + 2);
+  const json sm = summarize_variant(r, {"", "", {}}, missing)["rows"][0]["statistics"];
+  CHECK(sm["per_seed"]["n"] == 7);
+  CHECK(sm["per_seed"]["seeds"] == json::array({0, 1, 3, 4, 5, 6, 7}));
+  // negative control: the paper's numbers the other way (decrease): the same rise is refuted, the paper below
   json down = file;
   down["metrics"][0]["paper"] = {{"base", 50}, {"new", 40}};
   const json sd = summarize_variant(read_reproduction(write(down), kRepo), {"", "", {}},
-                                    runs_of({50, 51, 52}, {55, 56, 57}))["rows"][0]["statistics"];
+                                    runs_of(base, plus(rise)))["rows"][0]["statistics"];
   CHECK(sd["outcome"] == "refuted");
   CHECK(sd["paper_position"] == "below");
-  // a difference of 0.2 against delta 5: TOST shows equivalence, not reproduced
-  const json se = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {50.2, 51.2, 52.2}))["rows"][0]["statistics"];
-  CHECK_THAT(se["p_tost"].get<double>(), Catch::WithinRel(0.0020917988167253134, 1e-7));
+  // differences around 0 well inside delta 5: not reproduced, read from the same interval
+  const std::vector<double> flat = {0.5, -0.4, 0.3, -0.2, 0.1, -0.3, 0.4, -0.1};
+  const json se = summarize_variant(r, {"", "", {}}, runs_of(base, plus(flat)))["rows"][0]["statistics"];
+  CHECK(se["ci_low"].get<double>() > -5);
+  CHECK(se["ci_high"].get<double>() < 5);
   CHECK(se["outcome"] == "not-reproduced");
-  // a stated delta of 0.1 replaces the default: the same 0.2 is then not shown equivalent (inconclusive)
+  // a stated delta of 0.1 replaces the default: the same differences are then inconclusive
   json stated = file;
   stated["metrics"][0]["smallest_effect"] = 0.1;
   stated["metrics"][0]["smallest_effect_reason"] = "a test";
   const json st = summarize_variant(read_reproduction(write(stated), kRepo), {"", "", {}},
-                                    runs_of({50, 51, 52}, {50.2, 51.2, 52.2}))["rows"][0]["statistics"];
+                                    runs_of(base, plus(flat)))["rows"][0]["statistics"];
   CHECK(st["smallest_effect"] == 0.1);
   CHECK(st["outcome"] == "inconclusive");
+  // three seeds: no interval can decide at level 0.05 (the first n that can is 5): inconclusive, too few seeds
+  const json three = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {55.2, 55.9, 57.1}))["rows"][0]["statistics"];
+  CHECK(three["outcome"] == "inconclusive");
+  CHECK_THAT(three["outcome_reason"].get<std::string>(), Catch::StartsWith("too few seeds"));
+  CHECK(three["ci_low"].is_null());
   // one seed a side (the quick profile): no test, inconclusive "1 seed"
   const json one = summarize_variant(r, {"", "", {}}, runs_of({50}, {60}))["rows"][0]["statistics"];
   CHECK(one["outcome"] == "inconclusive");
   CHECK_THAT(one["outcome_reason"].get<std::string>(), Catch::StartsWith("1 seed"));
-  CHECK_FALSE(one.contains("p"));
+  CHECK_FALSE(one.contains("decision"));
   fs::remove_all(dir);
 }
 

@@ -369,11 +369,6 @@ TEST_CASE("a count claim on pooled counts takes the four outcomes (the [XHN] Fig
   const auto empty = count_claim_statistics(count_sides(0, 0, 1, 1, -1));
   CHECK(empty["outcome"] == "inconclusive");
   CHECK_FALSE(empty.contains("p"));
-  // adjusted over a family: the same count above alpha after adjustment is no longer verified
-  const auto adjusted = count_claim_statistics_adjusted(none, 0.2);
-  CHECK(adjusted["outcome"] != "verified");
-  CHECK(adjusted["p_adjusted"] == 0.2);
-  CHECK(claim_statistics_adjusted(none, 0.2) == adjusted);  // the report's one entry point dispatches on "test"
   CHECK_THROWS_WITH(count_claim_statistics(count_sides(3, 2, 1, 1, -1)),
                     "a count's successes must not exceed its trials, got 3 of 2");
   CHECK_THROWS_WITH(count_claim_statistics(count_sides(1, 2, 150, 1, -1)),

@@ -1,6 +1,7 @@
 // The report's claims rendering (experiments/report_claims_table.hpp, report_markdown.hpp) on a small hand-made
 // claims.json: each row's text, the verdict counts, the errata and refutations, and the claims gathered from a work
 // folder. The expected texts are written out by hand from the table's format and the inputs below.
+#include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_claims_table.hpp"
@@ -95,8 +96,15 @@ TEST_CASE("claims table: the verdict counts line counts each verdict, in alphabe
 
 TEST_CASE("claims table: errata list only errata, refutations only refuted and not-reproducible", "[report]") {
   const auto rows = ex::claim_rows_from_claims_json(hand_made_claims());
-  CHECK(ex::errata_markdown(rows) == "- **[XGS eq 2]** `b-eq2`: printed: printed\nform\n  - corrected form: CF\n"
+  CHECK(ex::errata_markdown(rows) == "- **[XGS eq 2]** `b-eq2`: as judged: printed\nform\n  - corrected form: CF\n"
                                      "  - witness: W1\n");
+  // an erratum judged on a reading the paper does not print says so under its statement (issue 50 item 2)
+  auto read = rows;
+  for (auto& r : read)
+    if (r.id == "b-eq2") r.scope.deviations = {"the step read with a learning rate the paper does not print"};
+  CHECK_THAT(ex::errata_markdown(read),
+             Catch::Contains("`b-eq2`: as judged: printed\nform\n  - the bench's reading: the step read with a learning "
+                             "rate the paper does not print\n  - corrected form: CF"));
   CHECK(ex::refutations_markdown(rows) == "- **refuted** [LCC Thm 1] `c-thm1`: collapse\n  - witness: W2\n  - N2\n");
   const std::vector<ex::ClaimRow> verified = {rows[0], rows[3]};
   CHECK(ex::errata_markdown(verified) == "No erratum.\n");
@@ -143,18 +151,22 @@ TEST_CASE("report claims: gathered from the work folder's claims files, malforme
   fs::remove_all(work);
 }
 
-// Issue 27 item 2: the report's training claims decided at the p adjusted over their family. Three rows with raw p
-// 0.0036, 0.0297 and 0.0424 (Welch on three seeds a side, df 4; scipy.stats.ttest_ind gives these p), a 1-seed row and
-// a theory row. Holm (m = 3): 3 x 0.0036 = 0.0108, max(2 x 0.0297, .) = 0.0595, max(0.0595, 0.0424) = 0.0595: only
-// the first stays significant. Benjamini-Hochberg: min over k >= i of m p_(k) / k: 0.0108, 0.0424, 0.0424: all three.
-TEST_CASE("training claims: decided by the p adjusted over the report's family, Holm or Benjamini-Hochberg",
+// Issue 49 items 2-3: the report's training claims decided over one family, every number printed read from the
+// anytime interval at the family's level. Three rows of 10 seeds whose per-seed differences are m + z (z fixed, mean
+// 0, sd 1): m = 3 (E ~ 1e8), 1.40 (E ~ 40) and 1.28 (E ~ 25), a 1-seed row and a theory row. Bonferroni on
+// e-values (m = 3): E >= 3 / 0.05 = 60 decides, so only the first. e-BH: R = 3 since the third largest E >= 3 / (0.05
+// x 3) = 20: all three, each read at level 0.05 x 3 / 3.
+TEST_CASE("training claims: decided over the report's family by the anytime interval, Bonferroni or e-BH on e-values",
           "[report]") {
-  auto training_row = [](const std::string& id, double shift, std::size_t seeds) {
+  std::vector<double> z = {-1.5, -1, -0.6, -0.3, -0.1, 0.1, 0.3, 0.6, 1, 1.5};
+  const ex::SampleSummary zs = ex::summarize(z);
+  for (auto& x : z) x = (x - zs.mean) / zs.sd;
+  auto training_row = [&](const std::string& id, double m, std::size_t seeds) {
     ex::ClaimSides s;
+    s.baseline = std::vector<double>{};
     for (std::size_t i = 0; i < seeds; ++i) {
-      s.treatment.push_back(shift + double(i));
-      if (!s.baseline) s.baseline = std::vector<double>{};
-      s.baseline->push_back(double(i));
+      s.baseline->push_back(50 + 0.3 * double(i));
+      s.treatment.push_back(s.baseline->back() + m + z[i]);
     }
     s.delta = 0.5;
     s.delta_reason = "a test";
@@ -167,52 +179,66 @@ TEST_CASE("training claims: decided by the p adjusted over the report's family, 
   };
   auto rows_of = [&] {
     auto theory = ex::claim_rows_from_claims_json(hand_made_claims());
-    std::vector<ex::ClaimRow> rows = {theory[0], training_row("a", 5, 3), training_row("b", 2.7, 3),
-                                      training_row("c", 2.4, 3), training_row("one", 5, 1)};
+    std::vector<ex::ClaimRow> rows = {theory[0], training_row("a", 3, 10), training_row("b", 1.40, 10),
+                                      training_row("c", 1.28, 10), training_row("one", 5, 1)};
     return rows;
   };
-  auto holm = rows_of();
-  CHECK(holm[2].statistics["outcome"] == "verified");  // the control: at its raw p, b is significant
-  CHECK(ex::decide_training_claims(holm, ex::PAdjustment::holm) == 3);  // the 1-seed row has no p: not in the family
-  CHECK(holm[0].verdict == "verified");  // the theory row as it was
-  CHECK_FALSE(holm[0].training());
-  CHECK_THAT(holm[1].statistics["p_adjusted"].get<double>(), Catch::WithinRel(3 * holm[1].statistics["p"].get<double>(), 1e-12));
-  CHECK_THAT(holm[3].statistics["p_adjusted"].get<double>(), Catch::WithinRel(2 * holm[2].statistics["p"].get<double>(), 1e-12));
-  CHECK(holm[1].verdict == "verified");
-  CHECK(holm[2].verdict == "inconclusive");  // 0.0595 >= 0.05 after Holm; |2.7| is far above delta 0.5: no TOST
-  CHECK(holm[3].verdict == "inconclusive");
-  CHECK(holm[4].verdict == "inconclusive");
-  CHECK_THAT(holm[4].note, Catch::StartsWith("1 seed"));
-  CHECK_THAT(holm[2].measured, Catch::Contains("difference +2.7 [") && Catch::Contains("adjusted p = 0.059 (Holm)") &&
-                                   Catch::Contains("detectable at 80% power: ") && Catch::Contains("seeds per side for 0.5: "));
-  CHECK_THAT(ex::training_outcome_counts_text(holm, ex::PAdjustment::holm),
-             Catch::Equals("4 training claims, decided by their p adjusted with Holm over the 3 that have a p (the "
-                           "family): 1 verified; 0 refuted; 0 not-reproduced; 3 inconclusive;"));
-  const json j = ex::claims_json(holm);
+  auto bonferroni = rows_of();
+  // the fixture's premises: b's and c's e-values sit between the two rules' thresholds
+  const double e_b = ex::claim_e_value(bonferroni[2].statistics), e_c = ex::claim_e_value(bonferroni[3].statistics);
+  REQUIRE(e_b >= 30);
+  REQUIRE(e_b < 60);
+  REQUIRE(e_c >= 20);
+  REQUIRE(e_c < 30);
+  CHECK(bonferroni[2].statistics["outcome"] == "verified");  // the control: alone (level 0.05), b decides
+  CHECK(ex::decide_training_claims(bonferroni, ex::PAdjustment::holm) == 3);  // the 1-seed row: not in the family
+  CHECK(bonferroni[0].verdict == "verified");  // the theory row as it was
+  CHECK_FALSE(bonferroni[0].training());
+  CHECK_THAT(bonferroni[1].statistics["decision"]["level"].get<double>(), Catch::WithinRel(0.05 / 3, 1e-15));
+  CHECK(bonferroni[1].verdict == "verified");
+  CHECK(bonferroni[2].verdict == "inconclusive");
+  CHECK(bonferroni[3].verdict == "inconclusive");
+  CHECK(bonferroni[4].verdict == "inconclusive");
+  CHECK_THAT(bonferroni[4].note, Catch::StartsWith("1 seed"));
+  // the printed interval is the deciding one: b's holds 0 at 0.05 / 3 (it excluded 0 at 0.05)
+  const json& sb = bonferroni[2].statistics;
+  CHECK(sb["ci_low"].get<double>() < 0);
+  CHECK(sb["ci_high"].get<double>() > 0);
+  const ex::AnytimeInterval ib = ex::anytime_interval(sb["per_seed"]["differences"].get<std::vector<double>>(), 0.05 / 3);
+  CHECK_THAT(sb["ci_low"].get<double>(), Catch::WithinRel(ib.low, 1e-12));
+  CHECK_THAT(bonferroni[2].measured, Catch::Contains("difference +1.4 [") &&
+                                         Catch::Contains("level 0.05 / 3 (Bonferroni) = 0.017") &&
+                                         Catch::Contains("detectable at 80% power at this level: ") &&
+                                         Catch::Contains("seeds for 0.5: "));
+  CHECK_THAT(ex::training_outcome_counts_text(bonferroni, ex::PAdjustment::holm),
+             Catch::Equals("4 training claims, each decided on its per-seed differences by an anytime-valid interval "
+                           "at the level of Bonferroni on e-values (family-wise error) over the 3 with at least two "
+                           "seeds (the family): 1 verified; 0 refuted; 0 not-reproduced; 3 inconclusive;"));
+  const json j = ex::claims_json(bonferroni);
   CHECK(j[2]["statistics"]["outcome"] == "inconclusive");
   CHECK(j[2]["statistics"].contains("ci_low"));
   CHECK_FALSE(j[0].contains("statistics"));
-  // negative control: Benjamini-Hochberg keeps all three significant
+  // negative control: e-BH selects all three and reads each at 0.05 x 3 / 3
   auto bh = rows_of();
   ex::decide_training_claims(bh, ex::PAdjustment::benjamini_hochberg);
   CHECK(bh[2].verdict == "verified");
   CHECK(bh[3].verdict == "verified");
-  CHECK_THAT(bh[2].statistics["p_adjusted"].get<double>(),
-             Catch::WithinRel(bh[3].statistics["p"].get<double>(), 1e-12));  // min(3/2 x 0.0297, 0.0424)
-  CHECK_THAT(bh[2].measured, Catch::Contains("(Benjamini-Hochberg)"));
+  CHECK(bh[3].statistics["decision"]["selected"] == 3);
+  CHECK_THAT(bh[3].statistics["decision"]["level"].get<double>(), Catch::WithinRel(0.05, 1e-15));
+  CHECK_THAT(bh[2].measured, Catch::Contains("(e-BH)"));
   // the verdicts that moved against a previous claims.json: b verified -> inconclusive; a unchanged; c new there
   const json previous = {{"claims", json::array({json{{"id", "a"}, {"verdict", "verified"}},
                                                  json{{"id", "b"}, {"verdict", "verified"}},
                                                  json{{"id", "a-eq1"}, {"verdict", "refuted"}}})}};
-  const std::string moved = ex::moved_verdicts_markdown(previous, holm);
-  CHECK_THAT(moved, Catch::Contains("1 rows.") && Catch::Contains("| `b` | verified | **inconclusive** | adjusted p"));
+  const std::string moved = ex::moved_verdicts_markdown(previous, bonferroni);
+  CHECK_THAT(moved, Catch::Contains("1 rows.") && Catch::Contains("| `b` | verified | **inconclusive** | the anytime interval"));
   CHECK_THAT(moved, !Catch::Contains("`a`") && !Catch::Contains("a-eq1"));  // unchanged, and not a training row
-  CHECK(ex::moved_verdicts_markdown(json(), holm).empty());
+  CHECK(ex::moved_verdicts_markdown(json(), bonferroni).empty());
   // the header counts the training outcomes and defines them
   ex::ReportConfig cfg;
-  const std::string md = ex::report_header_markdown(cfg, "REV", "T", holm);
-  CHECK_THAT(md, Catch::Contains("4 training claims, decided by their p adjusted with Holm") &&
-                     Catch::Contains("- **not-reproduced**: not significant, and two one-sided tests"));
+  const std::string md = ex::report_header_markdown(cfg, "REV", "T", bonferroni);
+  CHECK_THAT(md, Catch::Contains("4 training claims, each decided on its per-seed differences") &&
+                     Catch::Contains("- **not-reproduced**: the interval lies inside (-delta, +delta)"));
 }
 
 TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the default one, fragile where not, with each "
@@ -255,25 +281,33 @@ TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the def
 }
 
 // Issue 49 item 2: [LCC] Table 1 R@5 on the train digits was significant against the paper at the default settings
-// (raw p 0.013) and for it when tuned (0.0013), yet its labels read only "inconclusive -> verified".
-TEST_CASE("default and tuned verdicts: a sign that flips between two raw-significant differences is marked reversed",
+// (raw p 0.013) and for it when tuned (0.0013), yet its labels read only "inconclusive -> verified". The mark reads
+// each side's own anytime interval at level alpha (the claim alone), whatever the family's verdict words.
+TEST_CASE("default and tuned verdicts: a sign that flips between two sides each apart from 0 is marked reversed",
           "[report][tuning]") {
-  auto row = [](const std::string& verdict, double difference, double p) {
+  const std::vector<double> noise = {0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.1};
+  auto row = [&](const std::string& verdict, double centre, double spread) {
+    ex::ClaimSides sides;
+    for (double z : noise) sides.treatment.push_back(centre + spread * z);
+    sides.bound = 0;
+    sides.delta = 0.5;
+    sides.delta_reason = "a test";
     ex::ClaimRow r;
     r.id = "lcc-table1-r5-train-digits";
     r.verdict = verdict;
-    r.statistics = {{"alpha", 0.05}, {"difference", difference}, {"p", p}};
+    r.statistics = ex::claim_statistics(sides);
     return r;
   };
-  const std::vector<ex::ClaimRow> against = {row("inconclusive", -3.1, 0.013)};
-  CHECK(ex::robustness(row("verified", 4.2, 0.0013), against) == "reversed");
-  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), against) == "reversed");  // the same verdict words
-  // controls: the default not significant at its raw p; the same sign on both sides; a row without statistics
-  CHECK(ex::robustness(row("verified", 4.2, 0.0013), {row("inconclusive", -3.1, 0.2)}) == "fragile");
-  CHECK(ex::robustness(row("verified", 4.2, 0.0013), {row("inconclusive", 3.1, 0.013)}) == "fragile");
-  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), {row("inconclusive", 3.1, 0.013)}) == "robust");
+  const std::vector<ex::ClaimRow> against = {row("inconclusive", -3.1, 1)};
+  REQUIRE(against[0].statistics["ci_high"].get<double>() < 0);  // the premise: apart from 0, below
+  CHECK(ex::robustness(row("verified", 4.2, 1), against) == "reversed");
+  CHECK(ex::robustness(row("inconclusive", 4.2, 1), against) == "reversed");  // the same verdict words
+  // controls: the default's interval holds 0; the same sign on both sides; a row without statistics
+  CHECK(ex::robustness(row("verified", 4.2, 1), {row("inconclusive", -0.3, 10)}) == "fragile");
+  CHECK(ex::robustness(row("verified", 4.2, 1), {row("inconclusive", 3.1, 1)}) == "fragile");
+  CHECK(ex::robustness(row("inconclusive", 4.2, 1), {row("inconclusive", 3.1, 1)}) == "robust");
   ex::ClaimRow bare;
   bare.id = "lcc-table1-r5-train-digits";
   bare.verdict = "inconclusive";
-  CHECK(ex::robustness(row("inconclusive", 4.2, 0.0013), {bare}) == "robust");
+  CHECK(ex::robustness(row("inconclusive", 4.2, 1), {bare}) == "robust");
 }

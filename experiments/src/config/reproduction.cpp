@@ -157,7 +157,8 @@ std::map<std::string, ReproductionProfile> read_profiles(const json& j, const st
   std::map<std::string, ReproductionProfile> profiles;
   for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
     check_profile_name(it.key(), w + ": a profile");
-    check_only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs"}, w + ": profile " + it.key());
+    check_only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs", "seeds_cap", "stopping"},
+                    w + ": profile " + it.key());
     ReproductionProfile p;
     p.seeds = it.value().value("seeds", 1);
     if (p.seeds < 1) throw config_error(w + ": profile " + it.key() + ": seeds must be >= 1");
@@ -165,6 +166,14 @@ std::map<std::string, ReproductionProfile> read_profiles(const json& j, const st
     p.estimate_seconds = it.value().value("estimate_seconds", 60.0);
     p.jobs = it.value().value("jobs", 1);
     if (p.jobs < 1) throw config_error(w + ": profile " + it.key() + ": jobs must be >= 1");
+    p.seeds_cap = it.value().value("seeds_cap", 0);
+    if (it.value().contains("seeds_cap") && p.seeds_cap < p.seeds)
+      throw config_error(w + ": profile " + it.key() + ": seeds_cap " + std::to_string(p.seeds_cap) +
+                         " is below its seeds " + std::to_string(p.seeds) + " (the first look)");
+    p.stopping = it.value().value("stopping", std::string("anytime"));
+    if (p.stopping != "anytime")
+      throw config_error(w + ": profile " + it.key() + ": stopping \"" + p.stopping + "\" is no rule the bench has "
+                         "checked under repeated looks; the one it has: \"anytime\" (the anytime-valid interval)");
     profiles[it.key()] = p;
   }
   return profiles;
@@ -223,8 +232,13 @@ void read_metric_compare(const json& m, const MetricContext& c, ReproductionMetr
 void read_metric_counts(const json& m, const std::string& w, ReproductionMetric& x) {
   const std::string cw = w + ": metric " + x.label + ": counts";
   const json& c = m["counts"];
-  check_only_keys(c, {"successes", "trials"}, cw);
+  check_only_keys(c, {"successes", "trials", "unit", "unit_reason"}, cw);
   if (!x.bound) throw config_error(cw + ": counts test a share against a bound; add compare.bound");
+  // issue 49 item 1: the seed is the unit; the pooled counts are a description beside the per-seed shares
+  if (c.value("unit", "") != "seed")
+    throw config_error(cw + ": a share claim is tested on each seed's share (the metric's path): set \"unit\": \"seed\" "
+                       "and say why in \"unit_reason\" (the counts pooled over the runs are a description only)");
+  x.count_unit_reason = required_string(c, "unit_reason", cw);
   x.count_successes = required_string(c, "successes", cw);
   if (!c.contains("trials") || !c["trials"].is_array() || c["trials"].empty())
     throw config_error(cw + ".trials must be a non-empty list of paths whose sum is the number of trials");
@@ -416,6 +430,25 @@ struct VariantRuns {
     return x;
   }
 
+  // The seeds of the values `values` returns, in the same order: each run's "seed" (its position in the arm where the
+  // runs carry none).
+  std::vector<std::uint64_t> seeds(const std::string& arm, const std::string& path) const {
+    std::vector<std::uint64_t> k;
+    const auto it = runs.find(arm);
+    if (it == runs.end()) return k;
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      const json& metrics = it->second[i];
+      try {
+        metric_at(metrics, path);
+      } catch (const std::exception&) {
+        continue;  // left out of `values` too (an invalid value has already thrown there)
+      }
+      k.push_back(metrics.contains("seed") && metrics["seed"].is_number_unsigned() ? metrics["seed"].get<std::uint64_t>()
+                                                                                   : std::uint64_t(i));
+    }
+    return k;
+  }
+
   // The metric's counts (successes, trials) pooled over the arm's runs, and how many runs were pooled.
   CountSides pooled_counts(const ReproductionMetric& m, const std::string& arm) const {
     CountSides c;
@@ -454,15 +487,30 @@ void put_verdict(json& row, const Verdict& verdict) {
   if (!verdict.note.empty()) row["note"] = verdict.note;
 }
 
+// One side of a claim: its values and their seeds.
+struct SeededValues {
+  std::vector<double> values;
+  std::vector<std::uint64_t> seeds;
+};
+SeededValues seeded_values(const VariantRuns& v, const ReproductionMetric& m, const std::string& arm,
+                           const std::string& path) {
+  return {v.values(m, arm, path), v.seeds(arm, path)};
+}
+
 // A claim metric's statistics (claim_statistics.hpp) into its row: the seeds of its sides (or the bound), the paper's
 // direction and difference, delta; a metric without a claim or a direction has none.
-void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& m, const std::vector<double>& treatment,
-                    const std::vector<double>* baseline) {
+void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& m, const SeededValues& treatment,
+                    const SeededValues* baseline) {
   if (m.claim.empty() || m.direction.empty()) return;
   ClaimSides sides;
-  sides.treatment = treatment;
-  if (baseline) sides.baseline = *baseline;
-  else sides.bound = m.bound;
+  sides.treatment = treatment.values;
+  sides.treatment_seeds = treatment.seeds;
+  if (baseline) {
+    sides.baseline = baseline->values;
+    sides.baseline_seeds = baseline->seeds;
+  } else {
+    sides.bound = m.bound;
+  }
   sides.paper_sign = m.direction == "increase" ? 1 : -1;
   sides.alpha = r.alpha;
   std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(r, m);
@@ -474,10 +522,10 @@ void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& 
   }
 }
 
-// A count claim's statistics (count_claim_statistics.hpp): the treatment arm's counts pooled over its runs against
-// the bound's share.
-void put_count_statistics(json& row, const VariantRuns& v, const ReproductionMetric& m) {
-  if (m.claim.empty() || m.direction.empty()) return;
+// A share claim's pooled counts (count_claim_statistics.hpp) beside its per-seed statistics: the treatment arm's counts
+// pooled over its runs against the bound's share, a description (every counted item taken as an independent trial).
+void put_pooled_counts(json& row, const VariantRuns& v, const ReproductionMetric& m) {
+  if (!row.contains("statistics")) return;
   CountSides sides = v.pooled_counts(m, m.treatment_arm);
   sides.bound = *m.bound;
   sides.scale = m.scale;
@@ -485,7 +533,9 @@ void put_count_statistics(json& row, const VariantRuns& v, const ReproductionMet
   sides.alpha = v.r.alpha;
   std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(v.r, m);
   try {
-    row["statistics"] = count_claim_statistics(sides);
+    json pooled = count_claim_statistics(sides);
+    pooled["unit_reason"] = m.count_unit_reason;
+    row["statistics"]["pooled"] = pooled;
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(v.r.file + ": claim " + m.claim + ": " + e.what());
   }
@@ -521,8 +571,8 @@ void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m
   put_welch(row, w);
   row["seeds_per_arm"] = ta.size();
   put_verdict(row, judge(m.direction, w, ta.size(), 2, v.r.alpha));  // seeds without spread: no test, as for arms
-  if (m.count_successes.empty()) put_statistics(row, v.r, m, ta, nullptr);
-  else put_count_statistics(row, v, m);
+  put_statistics(row, v.r, m, {ta, v.seeds(m.treatment_arm, m.treatment_path)}, nullptr);
+  if (!m.count_successes.empty()) put_pooled_counts(row, v, m);
 }
 
 // The label of an arm (its name when the file has no such arm).
@@ -550,13 +600,13 @@ void put_arm_test(json& row, const VariantRuns& v, const ReproductionMetric& m) 
   const std::string base_arm = m.baseline_arm.empty() ? v.r.baseline : m.baseline_arm,
                     treat_arm = m.treatment_arm.empty() ? v.r.treatment : m.treatment_arm;
   if (base_arm.empty()) return;
-  const auto ta = v.values(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
-             ba = v.values(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
-  const auto w = welch_test(ta, ba);
+  const SeededValues t = seeded_values(v, m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
+                     b = seeded_values(v, m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
+  const auto w = welch_test(t.values, b.values);
   put_welch(row, w);
-  row["seeds_per_arm"] = std::min(ta.size(), ba.size());
-  if (!m.direction.empty()) put_verdict(row, judge(m.direction, w, ta.size(), ba.size(), v.r.alpha));
-  put_statistics(row, v.r, m, ta, &ba);
+  row["seeds_per_arm"] = std::min(t.values.size(), b.values.size());
+  if (!m.direction.empty()) put_verdict(row, judge(m.direction, w, t.values.size(), b.values.size(), v.r.alpha));
+  put_statistics(row, v.r, m, t, &b);
 }
 
 }  // namespace
@@ -607,15 +657,20 @@ std::string p_value_text(const json& row) {
   return row.value("seeds_per_arm", 0) < 2 ? "n/a (1 seed)" : "n/a (no spread)";
 }
 
-// The command line's test of a row: a count claim's exact binomial test on the pooled counts, else Welch's p.
+// The command line's test of a row: a claim's deciding interval (the anytime confidence sequence over its per-seed
+// differences) and e-value, else Welch's p of a row without a claim (a description).
 static std::string test_text(const json& row) {
-  if (row.contains("statistics") && row["statistics"].value("test", "") == "binomial" && row["statistics"].contains("p")) {
-    std::ostringstream p;
-    p << "exact binomial p = " << std::setprecision(2) << row["statistics"]["p"].get<double>() << ", "
-      << pooled_counts_text(row["statistics"]);
-    return p.str();
-  }
-  return "Welch " + p_value_text(row);
+  if (!row.contains("statistics")) return "Welch " + p_value_text(row);
+  const json& s = row["statistics"];
+  if (!s.contains("decision")) return s.value("outcome_reason", "no test");
+  std::ostringstream o;
+  o << std::showpos << std::setprecision(3) << "anytime " << std::noshowpos << 100 * (1 - s["decision"]["level"].get<double>())
+    << "% interval [" << std::showpos;
+  const auto end = [](const json& x, double none) { return x.is_number() ? x.get<double>() : none; };
+  o << end(s["ci_low"], -INFINITY) << ", " << end(s["ci_high"], INFINITY) << std::noshowpos << "] over " << s["per_seed"]["n"].get<std::size_t>()
+    << " seeds, E = " << (s["decision"]["e_value"].is_number() ? s["decision"]["e_value"].get<double>() : NAN);
+  if (s.contains("pooled")) o << "; " << pooled_counts_text(s["pooled"]);
+  return o.str();
 }
 
 std::vector<ReproductionVariant> selected_variants(const Reproduction& r, const std::vector<std::string>& names) {

@@ -88,7 +88,7 @@ torch::Tensor contrastive_loss(const torch::Tensor& emb, const torch::Tensor& la
 }
 
 torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha, double beta,
-                                    double lambda, double epsilon, bool easiest_positive) {
+                                    double lambda, double epsilon, bool easiest_positive, MsReduction reduction) {
   const auto B = emb.size(0);
   const auto sim = emb.matmul(emb.t());
   const auto l = labels.to(emb.device());
@@ -113,7 +113,10 @@ torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tenso
     loss = loss + p_term + n_term;
     ++used;
   }
-  return used ? loss / double(used) : loss + 0 * sim.sum();  // keep the graph when nothing was mined
+  // Wang et al. eq 15: 1/m over the batch's m anchors (an anchor that mines nothing adds 0); mined_anchors: over the
+  // anchors that mined a pair (the bench before issue 50)
+  const double over = reduction == MsReduction::batch ? double(B) : double(used);
+  return used ? loss / over : loss + 0 * sim.sum();  // keep the graph when nothing was mined
 }
 
 }  // namespace dmlbench::experiments

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <optional>
 #include <sstream>
@@ -205,8 +206,35 @@ EarlyStop stops_early(const RunConfig& c, const json& curve) {
   return e;
 }
 
+namespace {
+
+// With resume and reuse_finished, a run that has finished under this config and revision (its metrics.json says so)
+// is read, not run again: its evaluation is deterministic, and the report's seed spending (issue 49) resumes every
+// earlier seed of a stage at each look. Read under the folder's lock; nothing otherwise (a plain --resume of a
+// finished run writes its outputs again, as before).
+std::optional<json> finished_run(const RunConfig& c, const RunOptions& o) {
+  const fs::path m = fs::path(o.out_dir) / "metrics.json";
+  if (!o.resume || !o.reuse_finished || o.resume_changed || !fs::exists(m)) return std::nullopt;
+  const auto lock = FolderLock::take(o.out_dir);
+  std::ifstream in(m);
+  json j;
+  try {
+    j = json::parse(in);
+  } catch (const std::exception&) {
+    return std::nullopt;  // unreadable: the run is redone from its checkpoint as before
+  }
+  if (j.value("config", json()) != c.resolved || j.value("git_revision", "") != o.git_revision) return std::nullopt;
+  return j;
+}
+
+}  // namespace
+
 json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (o.out_dir.empty()) throw config_error("an output folder is required (--out)");
+  if (auto done = finished_run(c, o)) {
+    log << "[train] " << o.out_dir << " has finished under this config and revision: its metrics.json is read\n";
+    return *done;
+  }
   const auto started = Clock::now();
   // OpenBLAS's own pool as large as LibTorch's intra-op threads: its idle workers spin (sched_yield) beside the run's
   // threads and, with two runs at a time on two cores, took a quarter of the CPU (issue 30's profile)

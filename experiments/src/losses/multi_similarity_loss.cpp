@@ -23,6 +23,11 @@ LossSpec ms_spec() {
                  {"mined", "easiest"}),
   };
   s.settings.back().owner_only = true;
+  s.settings.push_back(config_key("loss.ms_reduction", "string", "batch",
+                                  "ms: the average of the anchors' terms: batch (Wang et al. eq 15: over the batch's "
+                                  "samples) | mined_anchors (over the anchors that mined a pair)",
+                                  {"batch", "mined_anchors"}));
+  s.settings.back().owner_only = true;
   s.cosine = [](const RunConfig&) { return true; };
   return s;
 }
@@ -33,7 +38,9 @@ class MultiSimilarityLoss final : public TrainingLoss {
   explicit MultiSimilarityLoss(const LossSetup& s) : l_(s.config.loss) {}
   LossValue forward(const LossBatch& b) override {
     return {multi_similarity_loss(b.embeddings, b.labels, number("ms_alpha"), number("ms_beta"), number("ms_lambda"),
-                                  number("ms_epsilon"), l_.setting("ms_positives") == "easiest"),
+                                  number("ms_epsilon"), l_.setting("ms_positives") == "easiest",
+                                  l_.setting("ms_reduction") == "batch" ? MsReduction::batch
+                                                                        : MsReduction::mined_anchors),
             {}};
   }
 

@@ -34,8 +34,11 @@ std::string errata_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows)
     if (r.verdict == "erratum") {
       ++n;
-      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`" << scope_tag(r) << ": printed: " << r.statement
-        << "\n  - corrected form: " << (r.corrected_form.empty() ? "(none given)" : r.corrected_form)
+      // the row's statement is the claim as the bench judges it (issue 50: not always the printed words); the
+      // reading it fixes beyond the print stands under it
+      o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`" << scope_tag(r) << ": as judged: " << r.statement;
+      for (const auto& d : r.scope.deviations) o << "\n  - the bench's reading: " << d;
+      o << "\n  - corrected form: " << (r.corrected_form.empty() ? "(none given)" : r.corrected_form)
         << "\n  - witness: " << (r.witness.empty() ? "(none given)" : r.witness) << "\n";
     }
   if (n == 0) o << "No erratum.\n";

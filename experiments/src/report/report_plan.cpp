@@ -2,6 +2,8 @@
 // its time estimate and the source layers its hash covers.
 #include "dmlbench/experiments/report_plan.hpp"
 
+#include "dmlbench/experiments/report_seed_spending.hpp"
+
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/report_sweeps.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
@@ -99,10 +101,31 @@ Stage sims_minimizers_stage(const ReportConfig& cfg) {
 }
 
 // One stage per reproduction file of the profile: its runs (or its collected sweep) and its verdicts.
+// The stage's seed spending (issue 49 item 3) where its profile's seeds_cap exceeds its seeds: the family planned
+// over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
+// that decide nothing).
+void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfile& prof,
+                        const std::vector<Reproduction>& family) {
+  if (prof.cap() <= prof.seeds) return;
+  const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
+  const double level = r.alpha / double(m);
+  const std::size_t least = first_decidable_seeds(level);
+  if (least == 0 || std::size_t(prof.cap()) < least) {
+    std::ostringstream o;
+    o << r.file << ": profile seeds_cap " << prof.cap() << " is below " << least
+      << ", the fewest seeds whose anytime interval can decide at level " << r.alpha << " / " << m
+      << " (the report's family): raise it";
+    throw config_error(o.str());
+  }
+  s.spending = SeedSpending{prof.seeds, prof.cap(), m, r.alpha};
+  s.nominal_seconds = prof.estimate_seconds * double(prof.cap()) / double(prof.seeds);  // at most
+}
+
 void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
   const auto swept = report_sweeps(cfg);
   std::set<std::string> used;
-  for (const auto& r : report_reproductions(cfg)) {
+  const auto family = report_reproductions(cfg);
+  for (const auto& r : family) {
     Stage s = make_stage(r.stage, r.title, {"summary.json"}, r.profiles.at(cfg.profile).estimate_seconds);
     if (const auto it = swept.find(r.id); it != swept.end()) {
       collect_sweep_in_stage(s, r, it->second, cfg.self, stage_dir(cfg, s.name));
@@ -110,15 +133,20 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
     } else {
       s.commands.push_back({{cfg.self, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out",
                              stage_dir(cfg, s.name), "--resume"}, false});
+      plan_seed_spending(s, r, r.profiles.at(cfg.profile), family);
     }
     s.code = {"theory", "sims", "experiments"};
     st.push_back(s);
   }
-  for (const auto& t : report_tuned_reproductions(cfg)) {  // each arm's best settings of its committed study
+  const auto tuned = report_tuned_reproductions(cfg);
+  std::vector<Reproduction> tuned_family;
+  for (const auto& t : tuned) tuned_family.push_back(t.tuned);
+  for (const auto& t : tuned) {  // each arm's best settings of its committed study
     Stage s = make_stage(t.tuned.stage, t.tuned.title, {"summary.json"},
                          t.tuned.profiles.at(cfg.profile).estimate_seconds);
     s.commands.push_back({{cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile, "--out",
                            stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file}, false});
+    plan_seed_spending(s, t.tuned, t.tuned.profiles.at(cfg.profile), tuned_family);
     s.code = {"theory", "sims", "experiments"};
     s.inputs = {{"tuned", t.results}};  // its own study (the folder tuned/ is left out of every stage's code hash)
     st.push_back(s);

@@ -1,6 +1,7 @@
 // Default and tuned verdicts side by side (issue 28 item 5; Musgrave et al. 2020's question asked of each claim).
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
 
+#include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
@@ -77,15 +78,14 @@ std::string study_table(const TunedReproduction& s) {
   return o.str();
 }
 
-// The sign of a training row's difference where its raw p is below its alpha; 0 where not (or no statistics).
+// The sign of a training row's difference where its own anytime interval (level alpha, the claim alone, as its
+// reproduction decides it) excludes 0; 0 where not (or no per-seed statistics).
 int significant_sign(const json& statistics) {
-  if (!statistics.is_object()) return 0;
-  const auto number = [&](const char* key) {
-    return statistics.contains(key) && statistics[key].is_number() ? statistics[key].get<double>() : std::nan("");
-  };
-  const double p = number("p"), alpha = number("alpha"), difference = number("difference");
-  if (!(p < alpha) || difference == 0 || std::isnan(difference)) return 0;
-  return difference > 0 ? +1 : -1;
+  if (!statistics.is_object() || !claim_statistics_testable(statistics)) return 0;
+  const json alone = claim_statistics_decided(statistics, ClaimFamily{});
+  const std::string o = alone.value("outcome", "");
+  if (o != "verified" && o != "refuted") return 0;
+  return alone.at("difference").get<double>() > 0 ? +1 : -1;
 }
 
 }  // namespace
@@ -107,11 +107,12 @@ std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<Cl
        "number of TPE trials per arm, scored on class-disjoint folds of the training classes and never on the test "
        "classes (experiments/tuning.md; the protocol of Musgrave, Belongie and Lim, \"A Metric Learning Reality "
        "Check\", 2020). A claim is **robust** when its tuned verdict is its default verdict and **fragile** when not; "
-       "**reversed** when its default and tuned differences are each significant at their raw p, in opposite "
-       "directions (whatever the adjusted verdicts). "
-       "The tuned rows are decided at p adjusted by "
-    << p_adjustment_name(method) << " over the " << t.rows.size()
-    << " tuned rows; claims read at a fixed curve point are left out (a tuned length moves the point).\n\n";
+       "**reversed** when its default and tuned differences each lie apart from 0 by the claim's own anytime "
+       "interval at level alpha (the claim alone, as its reproduction decides it), in opposite directions, whatever "
+       "the family's verdicts. "
+       "The tuned rows are decided like the default ones, over their own family of "
+    << t.rows.size() << " tuned rows (" << (method == PAdjustment::holm ? "Bonferroni" : "e-BH")
+    << " on e-values); claims read at a fixed curve point are left out (a tuned length moves the point).\n\n";
   for (const auto& s : t.studies) {
     o << "### " << s.tuned.title << "\n\n" << study_table(s) << "\n"
       << "| claim | default | tuned | mark | tuned measurement |\n|---|---|---|---|---|\n";

@@ -102,14 +102,4 @@ json count_claim_statistics(const CountSides& in) {
   return s;
 }
 
-json count_claim_statistics_adjusted(const json& statistics, double p_adjusted) {
-  json s = statistics;
-  if (!s.contains("p") || !s["p"].is_number()) return s;
-  if (!(p_adjusted >= 0 && p_adjusted <= 1))
-    throw std::invalid_argument("an adjusted p must lie in [0, 1], got " + statistics_checks::number_text(p_adjusted));
-  decide(s, p_adjusted);
-  s["p_adjusted"] = p_adjusted;
-  return s;
-}
-
 }  // namespace dmlbench::experiments

@@ -67,11 +67,8 @@ double minimum_detectable_effect(const TDesign& d, double alpha, double power) {
   return (low_end + high_end) / 2;
 }
 
-namespace {
-
-SeedsNeeded seeds_needed(double effect, bool spread, const std::function<TDesign(std::size_t)>& design, double alpha,
-                         double power, std::size_t cap) {
-  sc::check_alpha(alpha);
+SeedsNeeded seeds_reaching(double effect, bool spread, const std::function<double(std::size_t)>& power_at,
+                           double power, std::size_t cap) {
   sc::check_open_unit(power, "power");
   sc::check_finite(effect, "the effect to detect");
   if (cap < 2) throw std::invalid_argument("the cap on seeds must be at least 2, got " + std::to_string(cap));
@@ -86,11 +83,20 @@ SeedsNeeded seeds_needed(double effect, bool spread, const std::function<TDesign
   }
   for (std::size_t n = 2; n <= cap; ++n) {
     s.n = n;
-    s.power_at_n = t_test_power(effect, design(n), alpha);
+    s.power_at_n = power_at(n);
     if (s.power_at_n >= power) return s;
   }
   s.status = SeedsNeeded::beyond_cap;
   return s;
+}
+
+namespace {
+
+SeedsNeeded seeds_needed(double effect, bool spread, const std::function<TDesign(std::size_t)>& design, double alpha,
+                         double power, std::size_t cap) {
+  sc::check_alpha(alpha);
+  return seeds_reaching(
+      effect, spread, [&](std::size_t n) { return t_test_power(effect, design(n), alpha); }, power, cap);
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
-// A training claim's statistics as JSON (issue 27 items 1-2): summary.json's "statistics" of a claim metric, made from
-// the seeds of its sides at the raw p, and decided again by the report with the p adjusted over its family. One
-// object holds the test's inputs (so that the report needs no seeds) and its results (training_outcome.hpp).
+// A training claim's statistics as JSON (issue 27 items 1-2, issue 49 items 1-3): summary.json's "statistics" of a
+// claim metric. The seed is the unit: the claim is decided on its per-seed differences (treatment - baseline paired by
+// seed, or value - bound; a share claim on each seed's share) by the anytime-valid t-test's confidence sequence
+// (anytime_t_test.hpp), every number of the decision read from the one interval at level alpha / family size. The
+// reproduction decides each claim alone (family 1); the report decides it again over its family
+// (claim_statistics_decided). One object holds the test's inputs (the per-seed differences, so that the report needs
+// no runs and a later run can add seeds) and its results.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,8 +19,11 @@ namespace dmlbench::experiments {
 
 struct ClaimSides {
   std::vector<double> treatment;
-  std::optional<std::vector<double>> baseline;  // Welch: treatment - baseline
-  std::optional<double> bound;                  // or one sample: treatment - bound; exactly one of the two
+  std::optional<std::vector<double>> baseline;  // two arms: treatment - baseline
+  std::optional<double> bound;                  // or one arm against a number; exactly one of the two
+  // The seeds of the values (treatment_seeds[k] is treatment[k]'s seed, likewise baseline_seeds): two arms are paired
+  // by seed, a seed missing from one arm drops out of the differences. Empty: the seeds 0, 1, ... in order.
+  std::vector<std::uint64_t> treatment_seeds, baseline_seeds;
   int paper_sign = +1;                          // +1: the paper says treatment above, -1 below
   double alpha = 0.05;
   double delta = 0;                             // the smallest effect of interest, >= 0
@@ -24,18 +33,40 @@ struct ClaimSides {
 
 // The power at which the minimum detectable effect and the seeds needed are given.
 constexpr double claim_power = 0.8;
+// The most seeds the seeds-needed search considers.
+constexpr std::size_t claim_seeds_cap = 100;
 
-// {"test": "welch" | "one-sample", "alpha", "paper_sign", "treatment": {mean, sd, n}, "baseline": {...} | "bound",
-//  "smallest_effect", "smallest_effect_reason", "paper_difference" (null: none), "difference", "ci_low", "ci_high",
-//  "p", "p_tost", "power", "mde", "effect_to_detect", "seeds_needed" (null unless found), "seeds_needed_status"
-//  (found | beyond_cap | no_spread | no_effect), "paper_position" (none | inside | above | below), "p_decision" (the p
-//  the outcome was read at: here the raw p), "outcome", "outcome_reason"}. Numbers without a value (no spread) are
-// null. Fewer than two seeds on a side (the quick profile): no test, outcome inconclusive, reason "1 seed ..." (or
-// "no values ..." where a side has none). Throws std::invalid_argument for bad inputs (training_outcome's errors).
+// {"test": "welch" | "one-sample" (the arms' layout), "unit": "seed", "alpha", "paper_sign", "treatment": {mean, sd,
+//  n}, "baseline": {...} | "bound", "smallest_effect", "smallest_effect_reason", "paper_difference" (null: none),
+//  "per_seed": {"pairing": "by seed" | "against the bound", "seeds", "differences", "mean", "sd", "n"},
+//  "single_look": {"p", "t", "df"} (Welch's or the one-sample t-test of the arms at this one look: a description,
+//  never a decision), and the decision (claim_statistics_decided): "decision": {"rule", "g", "family_size", "level",
+//  "multiplier", "t", "e_value", "log_e_value"}, "difference", "ci_low", "ci_high" (the confidence sequence at the
+//  level: the interval that decides), "power", "mde", "effect_to_detect", "seeds_needed" (null unless found),
+//  "seeds_needed_status", "paper_position", "outcome", "outcome_reason"}. Numbers without a value are null. Fewer
+// than two paired seeds (the quick profile): no test, outcome inconclusive, reason "1 seed ..." (or "no values ..."
+// where a side has none). Throws std::invalid_argument for bad inputs.
 nlohmann::ordered_json claim_statistics(const ClaimSides& sides);
 
-// The same object decided at `p_adjusted` (the claim's p adjusted over the report's family): "p_adjusted" and
-// "p_decision" set, outcome and reason recomputed. A claim with no p (1 seed, no spread) is returned as it is.
-nlohmann::ordered_json claim_statistics_adjusted(const nlohmann::ordered_json& statistics, double p_adjusted);
+// The family a claim is decided in: its size m, and for e-BH the number R it selects. The level is alpha / m
+// (Bonferroni on e-values: family-wise error, valid under any dependence and any number of looks) or alpha R / m
+// (e-BH, Wang and Ramdas 2022: false discovery rate; the selected claims' intervals at that level, as e-BY).
+struct ClaimFamily {
+  std::size_t size = 1;
+  std::size_t selected = 0;  // e-BH's R; 0: Bonferroni
+};
+// The same object decided at its family's level: "decision" and every result above recomputed. An object without
+// per-seed differences (fewer than 2, or a summary older than issue 49) is returned as it is. Throws
+// std::invalid_argument for a family of size 0 or selected > size.
+nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
+
+// The e-value against "no difference" of a testable object (NaN without spread), for e-BH's ranking.
+double claim_e_value(const nlohmann::ordered_json& statistics);
+
+// Whether the object is a member of a decision family: per-seed differences of at least 2 seeds.
+bool claim_statistics_testable(const nlohmann::ordered_json& statistics);
+
+// "the anytime interval at level 0.05 / 75 = 0.00067" style text of the decision's level.
+std::string claim_level_text(const nlohmann::ordered_json& statistics);
 
 }  // namespace dmlbench::experiments

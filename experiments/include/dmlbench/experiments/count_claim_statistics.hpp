@@ -1,6 +1,8 @@
 // A training claim on a share of counts (issue 27 item 3; the [XHN] Fig 3 movement shares): the seeds' counts pooled,
 // an exact binomial test of the share against the claim's bound, its Clopper-Pearson interval and an exact TOST
-// (statsmodels binom_tost), decided as claim_statistics.hpp decides a t-test, at the raw or an adjusted p.
+// (statsmodels binom_tost) at the raw p. Since issue 49 a description only: it takes every counted item (a triplet's
+// dot) as an independent trial, while items of one seed share its weights, so a share claim is decided on its
+// per-seed shares (claim_statistics.hpp) and this object stands beside it as "pooled".
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -34,7 +36,5 @@ nlohmann::ordered_json count_claim_statistics(const CountSides& sides);
 // command line write them.
 std::string pooled_counts_text(const nlohmann::ordered_json& statistics);
 
-// The same object decided at `p_adjusted`: "p_adjusted" and "p_decision" set, outcome and reason recomputed.
-nlohmann::ordered_json count_claim_statistics_adjusted(const nlohmann::ordered_json& statistics, double p_adjusted);
 
 }  // namespace dmlbench::experiments

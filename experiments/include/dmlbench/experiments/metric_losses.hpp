@@ -39,12 +39,17 @@ TORCH_MODULE(MarginLoss);
 // [LCC] Sec 3 contrastive loss over all pairs i != j of the batch: delta D + (1 - delta)(alpha - D)_+, D squared.
 torch::Tensor contrastive_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha);
 
+// How the Multi-Similarity loss averages its anchors' terms: batch (Wang et al. eq 15, 1/m over the batch's m
+// samples, as pytorch-metric-learning's MultiSimilarityLoss) or mined_anchors (over the anchors that mined a positive
+// and a negative pair; the bench's reading before issue 50).
+enum class MsReduction { batch, mined_anchors };
+
 // Multi-Similarity loss (Wang et al. 2019 eqs 10-12, 15) with its pair mining (epsilon); normalised embeddings.
 // easiest_positive ([LCC] Sec 5.2.3 EPS + MS): the positive term has only each anchor's most similar positive
 // instead of Wang et al.'s mined positives; the negatives are mined exactly as in MS (S_an + epsilon > the least
 // similar positive's S_ap).
 torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha = 2.0,
                                     double beta = 50.0, double lambda = 1.0, double epsilon = 0.1,
-                                    bool easiest_positive = false);
+                                    bool easiest_positive = false, MsReduction reduction = MsReduction::batch);
 
 }  // namespace dmlbench::experiments

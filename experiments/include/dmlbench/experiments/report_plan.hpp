@@ -3,10 +3,12 @@
 #pragma once
 
 #include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,10 @@ struct Stage {
   nlohmann::ordered_json config;     // what its hash covers
   std::string hash;
   nlohmann::ordered_json inputs;     // what else its hash covers (a collected sweep's finished results)
+  // A reproduction stage whose profile has a seeds_cap above its seeds (issue 49 item 3): after its command (the
+  // first look), the report reruns it with one more seed (--seeds n + 1, the finished runs reused) while
+  // look_at_stage (report_seed_spending.hpp) finds a claim that more seeds could decide, up to cap.
+  std::optional<SeedSpending> spending;
 };
 
 // The reproduction files (cfg.reproductions/*.json, sorted by name) that have the report's profile, or (with

@@ -1,7 +1,8 @@
-// The report's training claims decided with adjusted p (issue 27 items 2 and 6): the family is every training claim
-// row of the report that has a p; Holm's adjustment by default, Benjamini-Hochberg as an option (multiplicity.hpp);
-// each row's outcome (verified / refuted / not-reproduced / inconclusive) is read at its adjusted p, and the rows
-// whose verdict moved against the previous claims.json are listed.
+// The report's training claims decided over one family (issue 27 items 2 and 6, issue 49 items 1-3): the family is
+// every training claim row of the report with per-seed differences of at least two seeds; each is decided by its
+// anytime-valid interval (claim_statistics.hpp) at the family's level: Bonferroni on e-values by default ("holm":
+// family-wise error, as Holm's was), e-BH as the option ("bh": false discovery rate, as Benjamini-Hochberg's was).
+// The rows whose verdict moved against the previous claims.json are listed.
 #pragma once
 
 #include "dmlbench/experiments/multiplicity.hpp"
@@ -14,17 +15,18 @@
 
 namespace dmlbench::experiments {
 
-// Adjusts the p of every training row that has one over that family, decides each training row again at its
-// adjusted p (its verdict the outcome, its note the reason, its measured text followed by the difference [CI], p,
-// adjusted p, and for an inconclusive row the minimum detectable effect and the seeds needed), and returns the family
-// size. Rows that are not training rows are left as they are.
+// Decides every training row with per-seed differences at the family's level (its verdict the outcome, its note the
+// reason, its measured text followed by the difference [deciding interval], the level, the e-value, delta, and for an
+// inconclusive row the effect detectable at this level and the seeds needed), and returns the family size. Rows that
+// are not training rows are left as they are.
 std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method);
 
-// "difference +5.0 [+2.7, +7.3] (95% CI); p = 0.0036; adjusted p = 0.011 (holm); ..." of one decided row's statistics.
+// "difference +5.0 [+2.7, +7.3] (anytime-valid interval over 12 seeds by seed, level 0.05 / 75 (Bonferroni) =
+// 0.00067); E = 3.1e+04; delta 2.5; ..." of one decided row's statistics.
 std::string training_statistics_text(const nlohmann::ordered_json& statistics, PAdjustment method);
 
-// "N training claims (p adjusted by Holm over the M with a p): a verified; b refuted; c not-reproduced; d
-// inconclusive." ("" without training rows).
+// "N training claims, each decided ... over the M with at least two seeds (the family): a verified; b refuted; c
+// not-reproduced; d inconclusive;" ("" without training rows).
 std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdjustment method);
 
 // The four outcomes defined, one short paragraph each (REPORT.md; the README holds the same text).

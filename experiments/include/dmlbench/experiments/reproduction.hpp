@@ -35,11 +35,13 @@ struct ReproductionMetric {
   // "compare": {"treatment": ..., "bound": b}: the treatment side against a fixed number (a one-sample t-test; a claim
   // such as "no top-left movement" against a share the reproduction states), with no baseline arm
   std::optional<double> bound;
-  // "counts": {"successes": path, "trials": [paths]} beside a bound: the metric is the share successes / (sum of the
-  // trials' paths) of each run, and the claim is tested on the counts pooled over the runs (an exact binomial test,
-  // count_claim_statistics.hpp) instead of a t-test of the per-run shares; empty: no counts
+  // "counts": {"successes": path, "trials": [paths], "unit": "seed", "unit_reason"} beside a bound: the metric (its
+  // path) is each run's share successes / (sum of the trials' paths), and the claim is tested on those per-seed shares
+  // like any claim (issue 49 item 1); the counts pooled over the runs are kept beside them as a description (an exact
+  // binomial test, count_claim_statistics.hpp, that takes every counted item as an independent trial). Empty: no counts
   std::string count_successes;
   std::vector<std::string> count_trials;
+  std::string count_unit_reason;
   // The smallest effect of interest delta (issue 27), absolute, in the metric's scaled units: the equivalence margin
   // of "not-reproduced" (TOST). Stated here with its reason, or (where the paper prints both arms' numbers) the
   // comparison's smallest_effect_fraction times |the paper's printed difference|; a claim whose paper prints no number
@@ -52,10 +54,17 @@ struct ReproductionVariant {
   std::vector<std::string> set;
 };
 struct ReproductionProfile {
-  int seeds = 1;
+  int seeds = 1;       // the first look's seeds
   std::vector<std::string> set;
-  double estimate_seconds = 60;
+  double estimate_seconds = 60;  // for `seeds` seeds
   int jobs = 1;  // runs at a time, each its own process
+  // Issue 49 item 3: "seeds_cap" (default: seeds): the report adds one seed at a time to the stage while a claim of it
+  // is undecided at the family's level and its seeds could still decide it, up to this many; "stopping": the rule
+  // that decides at every look, "anytime" (the only one: the anytime-valid interval, whose error the Monte Carlo test
+  // checks under looks after every seed).
+  int seeds_cap = 0;
+  std::string stopping = "anytime";
+  int cap() const { return seeds_cap > 0 ? seeds_cap : seeds; }
 };
 // The profiles a reproduction may be run in, in order of size: quick, default, full.
 const std::vector<std::string>& profile_names();

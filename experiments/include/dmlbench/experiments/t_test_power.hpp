@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 
 namespace dmlbench::experiments {
 
@@ -33,6 +34,12 @@ struct SeedsNeeded {
   std::size_t n = 0;      // found: the seeds; beyond_cap: the cap (not enough); otherwise 0
   double power_at_n = 0;  // the power at n (found, beyond_cap)
 };
+// The fewest seeds n in [2, cap] whose power_at(n) reaches `power` (any test's power by seeds: the fixed-n t-tests
+// below, the anytime rule's in anytime_power.hpp). No spread: no_spread; effect 0: no_effect; none up to the cap:
+// beyond_cap. Throws for cap < 2, power outside (0, 1), a non-finite effect.
+SeedsNeeded seeds_reaching(double effect, bool spread, const std::function<double(std::size_t)>& power_at,
+                           double power, std::size_t cap);
+
 // Throws for cap < 2, alpha or power outside (0, 1), a negative or non-finite sd, a non-finite effect. Zero spread on
 // every side: no_spread; effect 0: no_effect.
 SeedsNeeded welch_seeds_needed(double effect, double sd_a, double sd_b, double alpha = 0.05, double power = 0.8,

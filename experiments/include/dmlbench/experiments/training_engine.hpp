@@ -21,6 +21,8 @@ struct RunOptions {
                                 // divergence); the keys that changed are logged and kept in metrics.json
   bool refuse_finished = false;  // without resume: refuse a folder that holds a finished run (metrics.json), checked
                                  // under the folder's lock (`train`)
+  bool reuse_finished = false;   // with resume: a run that finished under this config and revision is read back
+                                 // (its metrics.json), not evaluated again (reproduce; the report adding seeds)
 };
 
 // Trains (or resumes) one run and writes its outputs; returns the contents of metrics.json. Progress lines with an

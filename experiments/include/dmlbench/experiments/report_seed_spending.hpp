@@ -1,0 +1,61 @@
+// The seeds a reproduction stage of the report spends (issue 49 item 3): after each look its claims are decided at
+// the family's level by their anytime-valid intervals (claim_statistics.hpp), and one more seed is added while a claim
+// is undecided and the stage's cap could still decide it. Looking after every seed is allowed: the interval's error
+// holds at any stopping time (anytime_t_test.hpp; the Monte Carlo test in test_anytime_t_test.cpp), and stopping for
+// futility never raises it.
+#pragma once
+
+#include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace dmlbench::experiments {
+
+// The family the report's stopping decisions are made in: one claim per metric with a claim and a direction, over
+// the reproductions (the default stages' family, or the tuned stages' own).
+std::size_t planned_family_size(const std::vector<Reproduction>& reproductions);
+
+// The fewest seeds whose anytime interval can decide anything at `level` (its multiplier finite); 0 if none up to
+// `limit`. Throws std::invalid_argument for a level outside (0, 1).
+std::size_t first_decidable_seeds(double level, std::size_t limit = 1000);
+
+struct SeedLook {
+  std::size_t seeds = 0;  // the look: the most per-seed differences of any claim of the stage
+  std::size_t claims = 0, decided = 0;
+  std::size_t hopeless = 0;          // undecided claims that the cap could not decide at their present estimate
+  std::vector<std::string> waiting;  // the undecided claims that more seeds could decide
+  bool more() const { return !waiting.empty(); }
+};
+
+// The stage's summary.json read at the family's level. An undecided claim is hopeless when the interval's half-width
+// at `cap` seeds, at the present sd, would be neither below |mean| (a side of 0) nor below delta - |mean| (inside the
+// equivalence band); a claim with fewer than 2 seeds always waits, one without spread never does. Throws
+// std::runtime_error for a summary without "variants".
+SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t cap);
+
+// A stage's seed spending (report_plan.hpp's Stage::spending): its first look's seeds, its cap, the planned family's
+// size and alpha.
+struct SeedSpending {
+  int first = 0, cap = 0;
+  std::size_t family = 1;
+  double alpha = 0.05;
+};
+
+// The loop: look at the stage's summary (read_summary), and while a claim waits and the seeds are below the cap, run
+// the stage again with one more seed (run_with_seeds(n + 1)) and look again. on_look sees every look. Returns the
+// looks in order.
+std::vector<SeedLook> spend_seeds(const SeedSpending& spending,
+                                  const std::function<nlohmann::ordered_json()>& read_summary,
+                                  const std::function<void(int)>& run_with_seeds,
+                                  const std::function<void(const SeedLook&)>& on_look = {});
+
+// "3 of 11 claims undecided at level 0.00067 after 8 seeds: c-a, c-b, c-c" (the report's log line).
+std::string seed_look_text(const SeedLook& look, double level);
+
+}  // namespace dmlbench::experiments

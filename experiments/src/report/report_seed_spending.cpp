@@ -1,0 +1,89 @@
+// The seeds a reproduction stage of the report spends: its claims looked at after each seed (issue 49 item 3).
+#include "dmlbench/experiments/report_seed_spending.hpp"
+
+#include "dmlbench/experiments/anytime_t_test.hpp"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+using json = nlohmann::ordered_json;
+
+std::size_t planned_family_size(const std::vector<Reproduction>& reproductions) {
+  std::set<std::string> ids;
+  for (const auto& r : reproductions)
+    for (const auto& m : r.metrics)
+      if (!m.claim.empty() && !m.direction.empty()) ids.insert(m.claim);
+  return ids.size();
+}
+
+std::size_t first_decidable_seeds(double level, std::size_t limit) {
+  if (!(level > 0 && level < 1)) throw std::invalid_argument("a level must lie in (0, 1)");
+  for (std::size_t n = 2; n <= limit; ++n)
+    if (std::isfinite(anytime_radius_multiplier(n, level))) return n;
+  return 0;
+}
+
+namespace {
+
+// Whether `cap` seeds at the present estimate would leave the claim undecided (see the header).
+bool hopeless(const json& s, double level, std::size_t cap) {
+  const json& p = s.at("per_seed");
+  const double sd = p.at("sd").get<double>(), mean = std::abs(p.at("mean").get<double>());
+  if (!(sd > 0)) return true;
+  const double c = anytime_radius_multiplier(cap, level);
+  if (std::isinf(c)) return true;
+  const double half = c * sd / std::sqrt(double(cap)), delta = s.value("smallest_effect", 0.0);
+  return !(half < mean || (delta > 0 && half < delta - mean));
+}
+
+}  // namespace
+
+SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size_t cap) {
+  if (!summary.contains("variants") || !summary["variants"].is_array() || summary["variants"].empty())
+    throw std::runtime_error("reproduction summary has no \"variants\"");
+  SeedLook look;
+  for (const auto& row : summary["variants"][0].value("rows", json::array())) {
+    if (!row.contains("statistics") || !row["statistics"].contains("per_seed")) continue;
+    const json& s0 = row["statistics"];
+    ++look.claims;
+    look.seeds = std::max(look.seeds, s0["per_seed"].value("n", std::size_t(0)));
+    if (!claim_statistics_testable(s0)) {
+      look.waiting.push_back(row.value("claim", ""));
+      continue;
+    }
+    const json s = claim_statistics_decided(s0, family);
+    const std::string o = s.value("outcome", "inconclusive");
+    if (o != "inconclusive") ++look.decided;
+    else if (hopeless(s, s["decision"]["level"].get<double>(), cap)) ++look.hopeless;
+    else look.waiting.push_back(row.value("claim", ""));
+  }
+  return look;
+}
+
+std::vector<SeedLook> spend_seeds(const SeedSpending& sp, const std::function<json()>& read_summary,
+                                  const std::function<void(int)>& run_with_seeds,
+                                  const std::function<void(const SeedLook&)>& on_look) {
+  std::vector<SeedLook> looks;
+  for (int n = sp.first;; ++n) {
+    looks.push_back(look_at_stage(read_summary(), ClaimFamily{sp.family, 0}, std::size_t(sp.cap)));
+    if (on_look) on_look(looks.back());
+    if (!looks.back().more() || n >= sp.cap) return looks;
+    run_with_seeds(n + 1);
+  }
+}
+
+std::string seed_look_text(const SeedLook& look, double level) {
+  std::ostringstream o;
+  o.precision(2);
+  o << look.claims - look.decided << " of " << look.claims << " claims undecided at level " << level << " after "
+    << look.seeds << " seeds";
+  if (look.hopeless > 0) o << " (" << look.hopeless << " beyond the cap's reach)";
+  for (std::size_t k = 0; k < look.waiting.size(); ++k) o << (k == 0 ? ": " : ", ") << look.waiting[k];
+  return o.str();
+}
+
+}  // namespace dmlbench::experiments

@@ -1,0 +1,177 @@
+// Issue 49 item 3: the seeds a reproduction stage of the report spends: the planned family, the fewest seeds that can
+// decide at its level, the look at a stage's claims (decided, waiting, beyond the cap's reach), and the profile keys
+// that set it, with their bad inputs.
+#include "dmlbench/experiments/anytime_t_test.hpp"
+#include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/report_plan.hpp"
+#include "dmlbench/experiments/report_seed_spending.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+#include "dmlbench/experiments/run_config.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+namespace ex = dmlbench::experiments;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kSource = DMLBENCH_SOURCE_DIR;
+
+// A claim row of a summary: per-seed differences m + spread z_k against 0 (one sample), delta 1.
+json claim_row(const std::string& id, double m, double spread, std::size_t seeds) {
+  static const std::vector<double> z = {0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.1, 0.25, -0.25, 0.15, -0.15};
+  ex::ClaimSides s;
+  for (std::size_t k = 0; k < seeds; ++k) s.treatment.push_back(m + spread * z[k % z.size()] * (1 + 0.01 * double(k)));
+  s.bound = 0;
+  s.delta = 1;
+  s.delta_reason = "a test";
+  return {{"claim", id}, {"statistics", ex::claim_statistics(s)}};
+}
+
+json summary_of(const std::vector<json>& rows) { return {{"variants", json::array({json{{"rows", rows}}})}}; }
+
+}  // namespace
+
+TEST_CASE("seed spending: the fewest seeds that can decide at a level, as the interval's multiplier says",
+          "[report][seeds]") {
+  // the anytime_t_test.hpp header: 5 at 0.05, 7 at 0.005 (g = 1); at the report's 0.05 / 75, 8
+  CHECK(ex::first_decidable_seeds(0.05) == 5);
+  CHECK(ex::first_decidable_seeds(0.005) == 7);
+  CHECK(ex::first_decidable_seeds(0.05 / 75) == 8);
+  for (const double level : {0.05, 0.01, 0.05 / 75, 1e-6}) {
+    const std::size_t n = ex::first_decidable_seeds(level);
+    CHECK(std::isfinite(ex::anytime_radius_multiplier(n, level)));
+    CHECK(std::isinf(ex::anytime_radius_multiplier(n - 1, level)));  // the control: one fewer cannot
+  }
+  CHECK(ex::first_decidable_seeds(1e-300, 20) == 0);  // none up to the limit
+  CHECK_THROWS_WITH(ex::first_decidable_seeds(0), Catch::Contains("(0, 1)"));
+}
+
+TEST_CASE("seed spending: a stage's look counts its decided claims and names those more seeds could decide",
+          "[report][seeds]") {
+  const json summary = summary_of({claim_row("c-decided", 5, 1, 8), claim_row("c-near", 0.9, 4, 8),
+                                   claim_row("c-far", 0.05, 40, 8), claim_row("c-one", 1, 1, 1),
+                                   claim_row("c-flat", 2, 0, 8), json{{"claim", "no-statistics"}}});
+  const ex::SeedLook look = ex::look_at_stage(summary, ex::ClaimFamily{1, 0}, 20);
+  CHECK(look.claims == 5);  // the row without statistics is no claim of the family
+  CHECK(look.seeds == 8);
+  CHECK(look.decided == 1);
+  // c-near: the interval at 20 seeds (its sd ~1) would lie beside 0 or inside (-1, 1); c-far's sd ~10 could not,
+  // nor c-flat's zero spread; c-one has fewer than two seeds and waits
+  CHECK(look.waiting == std::vector<std::string>{"c-near", "c-one"});
+  CHECK(look.hopeless == 2);
+  CHECK(look.more());
+  CHECK_THAT(ex::seed_look_text(look, 0.05),
+             Catch::Equals("4 of 5 claims undecided at level 0.05 after 8 seeds (2 beyond the cap's reach): c-near, "
+                           "c-one"));
+  // the cap decides what is in reach: at 10000 seeds c-far's half-width falls below delta - |mean| too
+  CHECK(ex::look_at_stage(summary, ex::ClaimFamily{1, 0}, 10000).hopeless == 1);
+  // at the family's level fewer decide: a claim that 5 seeds decide alone (c_5 = 8.45) is undecided over 75 claims,
+  // where no 5 seeds can decide (c_5 is infinite at 0.05 / 75)
+  const json five = summary_of({claim_row("c-five", 1.5, 1, 5)});
+  CHECK(ex::look_at_stage(five, ex::ClaimFamily{1, 0}, 20).decided == 1);
+  CHECK(ex::look_at_stage(five, ex::ClaimFamily{75, 0}, 20).decided == 0);
+  // a stage whose claims are all decided (or out of reach) asks for no more seeds
+  CHECK_FALSE(ex::look_at_stage(summary_of({claim_row("c-decided", 5, 1, 8), claim_row("c-flat", 2, 0, 8)}),
+                                ex::ClaimFamily{1, 0}, 20)
+                  .more());
+  CHECK_THROWS_WITH(ex::look_at_stage(json::object(), ex::ClaimFamily{1, 0}, 20), Catch::Contains("no \"variants\""));
+}
+
+TEST_CASE("seed spending: a profile's seeds_cap plans it, one error for a cap that cannot decide or a rule not "
+          "checked",
+          "[report][seeds]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-seed-spending";
+  fs::remove_all(dir);
+  fs::create_directories(dir / "repro");
+  std::ifstream in(kSource + "/experiments/reproductions/lcc_table1.json");
+  const json base = json::parse(in);
+  auto plan_with = [&](const json& profile) {
+    json r = base;
+    r["profiles"]["default"] = profile;
+    std::ofstream(dir / "repro/lcc_table1.json") << r.dump(2);
+    ex::ReportConfig cfg;
+    cfg.profile = "default";
+    cfg.work = (dir / "work").string();
+    cfg.reproductions = (dir / "repro").string();
+    cfg.notebooks = kSource + "/notebooks";
+    cfg.self = "/opt/fake/dmlbench";
+    cfg.source_dir = kSource;
+    return ex::plan_report_stages(cfg);
+  };
+  auto stage = [](const std::vector<ex::Stage>& stages) {
+    for (const auto& s : stages)
+      if (s.name == "mnist-evenodd") return s;
+    FAIL("no stage mnist-evenodd");
+    return ex::Stage{};
+  };
+  // the file's six claims are the planned family: 0.05 / 6 first decides at 6 seeds ((1 + 6)^2.5 = 130 >= 120)
+  const auto spent = stage(plan_with({{"seeds", 5}, {"seeds_cap", 12}, {"estimate_seconds", 200}, {"jobs", 2}}));
+  REQUIRE(spent.spending);
+  CHECK(spent.spending->first == 5);
+  CHECK(spent.spending->cap == 12);
+  CHECK(spent.spending->family == 6);
+  CHECK(spent.nominal_seconds == 200.0 * 12 / 5);
+  // the control: without seeds_cap the stage runs its seeds once, as before
+  CHECK_FALSE(stage(plan_with({{"seeds", 5}, {"estimate_seconds", 200}, {"jobs", 2}})).spending);
+  // a cap no interval can decide at: refused, naming the file, the cap and the fewest seeds that can
+  CHECK_THROWS_WITH(plan_with({{"seeds", 3}, {"seeds_cap", 5}}),
+                    Catch::Contains("lcc_table1.json: profile seeds_cap 5 is below 6") &&
+                        Catch::Contains("0.05") && Catch::Contains("/ 6 (the report's family)"));
+  // a cap below the first look's seeds; a stopping rule the bench has not checked
+  CHECK_THROWS_WITH(plan_with({{"seeds", 5}, {"seeds_cap", 4}}),
+                    Catch::Contains("lcc_table1.json") && Catch::Contains("profile default: seeds_cap 4 is below its seeds 5"));
+  CHECK_THROWS_WITH(plan_with({{"seeds", 5}, {"seeds_cap", 12}, {"stopping", "pocock"}}),
+                    Catch::Contains("lcc_table1.json") && Catch::Contains("stopping \"pocock\" is no rule the bench has "
+                                                                          "checked"));
+  CHECK_NOTHROW(plan_with({{"seeds", 5}, {"seeds_cap", 12}, {"stopping", "anytime"}}));
+  fs::remove_all(dir);
+}
+
+// The loop with a stage whose claims sharpen as seeds come: it asks for seeds 6, 7, ... one at a time and stops at
+// the first look where nothing waits; the control stops at the cap; a stage decided at its first look asks for none.
+TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", "[report][seeds]") {
+  // a claim with per-seed differences m + z_k: n seeds of it at the look
+  int seeds = 5;
+  const auto summary = [&](double m) {
+    return [&, m] { return summary_of({claim_row("c-done", 8, 1, std::size_t(seeds)), claim_row("c-grows", m, 2, std::size_t(seeds))}); };
+  };
+  std::vector<int> asked;
+  const auto run_with = [&](int n) {
+    asked.push_back(n);
+    seeds = n;
+  };
+  // c-grows: mean 1.2 with sd ~0.5: undecided at 5 seeds at 0.05, decided within a few more
+  REQUIRE(ex::look_at_stage(summary(1.2)(), ex::ClaimFamily{1, 0}, 20).more());
+  const auto looks = ex::spend_seeds(ex::SeedSpending{5, 20, 1, 0.05}, summary(1.2), run_with);
+  REQUIRE(!asked.empty());
+  CHECK(asked.front() == 6);
+  for (std::size_t k = 1; k < asked.size(); ++k) CHECK(asked[k] == asked[k - 1] + 1);  // one seed at a time
+  CHECK(looks.size() == asked.size() + 1);
+  CHECK_FALSE(looks.back().more());
+  CHECK(looks.back().decided == 2);
+  CHECK(asked.back() < 20);
+  // the control: a claim that always waits (one seed of it, e.g. a metric most runs lack) is stopped by the cap
+  asked.clear();
+  seeds = 5;
+  const auto waits = [&] { return summary_of({claim_row("c-done", 8, 1, std::size_t(seeds)), claim_row("c-one", 1, 1, 1)}); };
+  const auto capped = ex::spend_seeds(ex::SeedSpending{5, 7, 1, 0.05}, waits, run_with);
+  CHECK(asked == std::vector<int>{6, 7});
+  CHECK(capped.size() == 3);
+  CHECK(capped.back().more());  // still waiting, at the cap
+  CHECK(capped.back().seeds == 7);
+  // decided at the first look: no seed added
+  asked.clear();
+  seeds = 8;
+  ex::spend_seeds(ex::SeedSpending{8, 20, 1, 0.05}, summary(8), run_with);
+  CHECK(asked.empty());
+}
