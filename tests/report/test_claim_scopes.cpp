@@ -166,13 +166,31 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
   CHECK(before == "3 claims: 2 refuted; 1 verified;");  // no scopes attached: the counts as they were
   REQUIRE(ex::attach_claim_scopes(rows, scopes).empty());
   CHECK(ex::verdict_counts_text(rows) ==
-        "3 claims: 2 refuted; 1 verified; On the papers' own statements (as printed or reconstructed), 2 rows: "
-        "1 refuted; 1 verified; extensions (the bench's own comparisons or stronger forms, counted for or against no "
-        "paper), 1 rows: 1 refuted;");
+        "2 claims on the papers' own statements (as printed or reconstructed): 1 refuted; 1 verified; apart from "
+        "them, 1 extensions (the bench's own comparisons or stronger forms, counted for or against no paper): 1 "
+        "refuted; (3 rows in all).");
   // negative control: the extension made as-printed moves its refutation into the papers' count
   auto as_printed = rows;
   as_printed[1].scope.scope = "as-printed";
-  CHECK_THAT(ex::verdict_counts_text(as_printed), Catch::Contains("3 rows: 2 refuted; 1 verified; extensions"));
+  CHECK_THAT(ex::verdict_counts_text(as_printed),
+             Catch::StartsWith("3 claims on the papers' own statements (as printed or reconstructed): 2 refuted; 1 "
+                               "verified; apart from them, 0 extensions"));
+  // issue 50 item 5: one table a paper, the extensions in their own
+  std::vector<ex::ClaimRow> two = rows;
+  two.push_back(row("d", "LCC", "not-reproduced", "experiments"));
+  two.back().scope.scope = "as-printed";
+  two.push_back(row("e", "LCC", "erratum"));
+  two.back().scope.scope = "reconstructed";
+  const std::string tally = ex::paper_tally_markdown(two);
+  CHECK_THAT(tally, Catch::Contains("| paper | rows | verified | refuted | erratum | not reproduced | inconclusive | "
+                                    "other |"));
+  CHECK_THAT(tally, Catch::Contains("| [LCC] | 2 | 0 | 0 | 1 | 1 | 0 | 0 |"));
+  CHECK_THAT(tally, Catch::Contains("| [XHN] | 2 | 1 | 1 | 0 | 0 | 0 | 0 |"));
+  const auto ext = tally.find("The extensions");
+  REQUIRE(ext != std::string::npos);
+  CHECK(tally.find("| [XHN] | 1 | 0 | 1 | 0 | 0 | 0 | 0 |", ext) != std::string::npos);  // b, apart
+  CHECK(ex::paper_tally_markdown(as_printed).find("None.") != std::string::npos);  // the control: no extension left
+  CHECK(ex::paper_tally_markdown({row("z", "XHN", "verified")}).empty());        // no scopes attached
   CHECK_THAT(ex::refutations_markdown(rows), Catch::Contains("`b` (extension: the bench's own comparison"));
   CHECK_THAT(ex::refutations_markdown(rows), !Catch::Contains("`c` (extension"));
 

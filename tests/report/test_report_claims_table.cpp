@@ -91,7 +91,7 @@ TEST_CASE("claims table: the verdict counts line counts each verdict, in alphabe
   tampered["claims"][3]["verdict"] = "not-reproducible";
   CHECK(ex::verdict_counts_text(ex::claim_rows_from_claims_json(tampered)) ==
         "4 claims: 1 erratum; 1 not-reproducible; 1 refuted; 1 verified;");
-  CHECK(ex::verdict_counts_text({}) == "0 claims:");
+  CHECK(ex::verdict_counts_text({}) == "0 claims: none;");
 }
 
 TEST_CASE("claims table: errata list only errata, refutations only refuted and not-reproducible", "[report]") {

@@ -65,6 +65,7 @@ static std::string counts_of(const std::vector<const ClaimRow*>& rows) {
   for (const auto* r : rows) counts[r->verdict]++;
   std::ostringstream o;
   for (const auto& [v, n] : counts) o << " " << n << " " << v << ";";
+  if (rows.empty()) o << " none;";
   return o.str();
 }
 
@@ -77,12 +78,71 @@ std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
     else if (r.scope.scope == "unstated") unstated.push_back(&r);
   }
   std::ostringstream o;
-  o << rows.size() << " claims:" << counts_of(all);
-  if (paper.size() + extension.size() + unstated.size() == 0) return o.str();  // no scopes attached
-  o << " On the papers' own statements (as printed or reconstructed), " << paper.size() << " rows:" << counts_of(paper)
-    << " extensions (the bench's own comparisons or stronger forms, counted for or against no paper), "
-    << extension.size() << " rows:" << counts_of(extension);
+  if (paper.size() + extension.size() + unstated.size() == 0) {  // no scopes attached: every row counted together
+    o << rows.size() << " claims:" << counts_of(all);
+    return o.str();
+  }
+  // the headline counts the papers' own rows only (issue 50 item 5); the extensions and all rows follow
+  o << paper.size() << " claims on the papers' own statements (as printed or reconstructed):" << counts_of(paper)
+    << " apart from them, " << extension.size()
+    << " extensions (the bench's own comparisons or stronger forms, counted for or against no paper):"
+    << counts_of(extension);
   if (!unstated.empty()) o << " without a scope entry, " << unstated.size() << " rows:" << counts_of(unstated);
+  o << " (" << rows.size() << " rows in all).";
+  return o.str();
+}
+
+namespace {
+
+// One table of verdict counts, a row per paper.
+std::string tally_table(const std::map<std::string, std::map<std::string, int>>& by_paper) {
+  static const std::vector<std::pair<std::string, std::vector<std::string>>> columns = {
+      {"verified", {"verified"}}, {"refuted", {"refuted"}}, {"erratum", {"erratum"}},
+      {"not reproduced", {"not-reproducible", "not-reproduced"}}, {"inconclusive", {"inconclusive"}}};
+  std::ostringstream o;
+  o << "| paper | rows |";
+  for (const auto& c : columns) o << " " << c.first << " |";
+  o << " other |\n|---|---|";
+  for (std::size_t k = 0; k <= columns.size(); ++k) o << "---|";
+  o << "\n";
+  for (const auto& [paper, counts] : by_paper) {
+    int total = 0, known = 0;
+    for (const auto& [v, n] : counts) total += n;
+    o << "| [" << paper << "] | " << total << " |";
+    for (const auto& c : columns) {
+      int n = 0;
+      for (const auto& v : c.second)
+        if (counts.count(v)) n += counts.at(v);
+      known += n;
+      o << " " << n << " |";
+    }
+    o << " " << total - known << " |\n";
+  }
+  return o.str();
+}
+
+}  // namespace
+
+std::string paper_tally_markdown(const std::vector<ClaimRow>& rows) {
+  std::map<std::string, std::map<std::string, int>> papers, extensions;
+  std::vector<std::string> unstated;
+  for (const auto& r : rows) {
+    if (judges_the_paper(r.scope.scope)) papers[r.paper][r.verdict]++;
+    else if (r.scope.scope == "extension") extensions[r.paper][r.verdict]++;
+    else if (r.scope.scope == "unstated") unstated.push_back(r.id);
+  }
+  if (papers.empty() && extensions.empty() && unstated.empty()) return "";
+  std::ostringstream o;
+  o << "Each paper's own statements (as printed, or reconstructed where the print is lost), counted for or against "
+       "that paper:\n\n"
+    << tally_table(papers) << "\nThe extensions (the bench's own comparisons, stronger forms or sets the paper does not "
+                               "name), by the paper they concern, counted for or against none:\n\n"
+    << (extensions.empty() ? std::string("None.\n") : tally_table(extensions));
+  if (!unstated.empty()) {
+    o << "\nRows without a scope entry (counted in neither):";
+    for (const auto& id : unstated) o << " `" << id << "`";
+    o << "\n";
+  }
   return o.str();
 }
 

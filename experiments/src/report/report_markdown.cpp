@@ -30,6 +30,8 @@ std::string report_header_markdown(const ReportConfig& cfg, const std::string& g
   if (!training.empty()) md << " " << training;
   md << " Every row below is generated from the runs' JSON (`claims.json` beside this file); what each row judges "
         "against its paper's text (scope, quote, assumptions, deviations) is in `AUDIT.md` beside this file.\n\n";
+  const std::string tally = paper_tally_markdown(rows);
+  if (!tally.empty()) md << tally << "\n";
   if (!training.empty()) md << training_outcomes_definition_markdown() << "\n";
   md << "## Claims\n\n" << claims_table_markdown(rows) << "\n";
   md << "## Errata\n\nEvery printed equation the bench found wrong, with the witness and the corrected form.\n\n"

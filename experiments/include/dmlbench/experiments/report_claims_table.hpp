@@ -17,6 +17,12 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows);
 // "N claims: n1 verdict1; n2 verdict2;" with the verdicts in alphabetical order; where rows carry scopes, then the
 // same counts for the rows on the papers' own statements, for the extensions, and for rows without a scope entry.
 std::string verdict_counts_text(const std::vector<ClaimRow>& rows);
+
+// Issue 50 item 5: the papers' own rows (as printed or reconstructed) counted per paper, one table row a paper:
+// verified / refuted / erratum / not reproduced (theory's not-reproducible and training's not-reproduced) /
+// inconclusive, and the extensions in a table of their own, by the paper they concern; rows without a scope entry
+// named in a line. "" when no scopes are attached.
+std::string paper_tally_markdown(const std::vector<ClaimRow>& rows);
 nlohmann::ordered_json claims_json(const std::vector<ClaimRow>& rows);
 // AUDIT.md's table (issue 32): per row the printed statement, what the bench checks, where they differ, what the check
 // fixes, where the run deviates, how the statement fares with what is fixed left free, and what changed.
