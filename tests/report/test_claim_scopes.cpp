@@ -84,7 +84,7 @@ TEST_CASE("claim scopes: each malformed entry is one error naming the file, the 
   };
   json e = entry("bad", "as-printed");
   e["scope"] = "as printed";
-  fails(e, "as-printed, reconstructed or extension");
+  fails(e, "as-printed, reconstructed, variant or extension");
   e = entry("bad", "reconstructed");
   e["rebuilt_from"] = "";
   fails(e, "rebuilt_from");
@@ -167,14 +167,21 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
   REQUIRE(ex::attach_claim_scopes(rows, scopes).empty());
   CHECK(ex::verdict_counts_text(rows) ==
         "2 claims on the papers' own statements (as printed or reconstructed): 1 refuted; 1 verified; apart from "
-        "them, 1 extensions (the bench's own comparisons or stronger forms, counted for or against no paper): 1 "
-        "refuted; (3 rows in all).");
+        "them, 1 extensions and variants (the bench's own comparisons, stronger forms and versions of a printed "
+        "method, counted for or against no paper): 1 refuted; (3 rows in all).");
   // negative control: the extension made as-printed moves its refutation into the papers' count
   auto as_printed = rows;
   as_printed[1].scope.scope = "as-printed";
   CHECK_THAT(ex::verdict_counts_text(as_printed),
              Catch::StartsWith("3 claims on the papers' own statements (as printed or reconstructed): 2 refuted; 1 "
                                "verified; apart from them, 0 extensions"));
+  // a variant (the bench's version of a printed method) is counted apart too, and tagged in the lists
+  auto variant = rows;
+  variant[0].scope.scope = "variant";
+  CHECK_THAT(ex::verdict_counts_text(variant), Catch::StartsWith("1 claims on the papers' own statements (as printed "
+                                                                 "or reconstructed): 1 refuted; apart from them, 2 "
+                                                                 "extensions and variants"));
+  CHECK_THAT(ex::paper_tally_markdown(variant), Catch::Contains("| [XHN] | 2 | 1 | 1 | 0 | 0 | 0 | 0 |"));
   // issue 50 item 5: one table a paper, the extensions in their own
   std::vector<ex::ClaimRow> two = rows;
   two.push_back(row("d", "LCC", "not-reproduced", "experiments"));
@@ -186,7 +193,7 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
                                     "other |"));
   CHECK_THAT(tally, Catch::Contains("| [LCC] | 2 | 0 | 0 | 1 | 1 | 0 | 0 |"));
   CHECK_THAT(tally, Catch::Contains("| [XHN] | 2 | 1 | 1 | 0 | 0 | 0 | 0 |"));
-  const auto ext = tally.find("The extensions");
+  const auto ext = tally.find("The extensions and variants");
   REQUIRE(ext != std::string::npos);
   CHECK(tally.find("| [XHN] | 1 | 0 | 1 | 0 | 0 | 0 | 0 |", ext) != std::string::npos);  // b, apart
   CHECK(ex::paper_tally_markdown(as_printed).find("None.") != std::string::npos);  // the control: no extension left

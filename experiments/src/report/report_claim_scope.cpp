@@ -17,7 +17,7 @@ using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 const std::vector<std::string>& claim_scope_kinds() {
-  static const std::vector<std::string> kinds = {"as-printed", "reconstructed", "extension"};
+  static const std::vector<std::string> kinds = {"as-printed", "reconstructed", "variant", "extension"};
   return kinds;
 }
 
@@ -53,8 +53,8 @@ static ClaimScope parse_entry(const json& e, const std::string& paper, const std
   s.scope = nonempty_string(e, "scope", where);
   const auto& kinds = claim_scope_kinds();
   if (std::find(kinds.begin(), kinds.end(), s.scope) == kinds.end())
-    throw std::runtime_error(where + ": \"scope\" must be as-printed, reconstructed or extension, got '" + s.scope +
-                             "'");
+    throw std::runtime_error(where + ": \"scope\" must be as-printed, reconstructed, variant or extension, got '" +
+                             s.scope + "'");
   s.quote = nonempty_string(e, "quote", where);
   s.rebuilt_from = e.contains("rebuilt_from") ? required_string(e, "rebuilt_from", where) : "";
   if (s.scope == "reconstructed" && s.rebuilt_from.empty())

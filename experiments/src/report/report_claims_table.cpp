@@ -13,6 +13,7 @@ using json = nlohmann::ordered_json;
 // " (extension: ...)" for a row that judges the bench's own comparison, "" for the others.
 static std::string scope_tag(const ClaimRow& r) {
   if (r.scope.scope == "extension") return " (extension: the bench's own comparison, counted for no paper)";
+  if (r.scope.scope == "variant") return " (variant: the bench's version of a printed method, counted for no paper)";
   if (r.scope.scope == "unstated") return " (scope unstated)";
   return "";
 }
@@ -74,7 +75,7 @@ std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows) {
     all.push_back(&r);
     if (judges_the_paper(r.scope.scope)) paper.push_back(&r);
-    else if (r.scope.scope == "extension") extension.push_back(&r);
+    else if (r.scope.scope == "extension" || r.scope.scope == "variant") extension.push_back(&r);
     else if (r.scope.scope == "unstated") unstated.push_back(&r);
   }
   std::ostringstream o;
@@ -85,7 +86,8 @@ std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
   // the headline counts the papers' own rows only (issue 50 item 5); the extensions and all rows follow
   o << paper.size() << " claims on the papers' own statements (as printed or reconstructed):" << counts_of(paper)
     << " apart from them, " << extension.size()
-    << " extensions (the bench's own comparisons or stronger forms, counted for or against no paper):"
+    << " extensions and variants (the bench's own comparisons, stronger forms and versions of a printed method, "
+       "counted for or against no paper):"
     << counts_of(extension);
   if (!unstated.empty()) o << " without a scope entry, " << unstated.size() << " rows:" << counts_of(unstated);
   o << " (" << rows.size() << " rows in all).";
@@ -128,15 +130,16 @@ std::string paper_tally_markdown(const std::vector<ClaimRow>& rows) {
   std::vector<std::string> unstated;
   for (const auto& r : rows) {
     if (judges_the_paper(r.scope.scope)) papers[r.paper][r.verdict]++;
-    else if (r.scope.scope == "extension") extensions[r.paper][r.verdict]++;
+    else if (r.scope.scope == "extension" || r.scope.scope == "variant") extensions[r.paper][r.verdict]++;
     else if (r.scope.scope == "unstated") unstated.push_back(r.id);
   }
   if (papers.empty() && extensions.empty() && unstated.empty()) return "";
   std::ostringstream o;
   o << "Each paper's own statements (as printed, or reconstructed where the print is lost), counted for or against "
        "that paper:\n\n"
-    << tally_table(papers) << "\nThe extensions (the bench's own comparisons, stronger forms or sets the paper does not "
-                               "name), by the paper they concern, counted for or against none:\n\n"
+    << tally_table(papers) << "\nThe extensions and variants (the bench's own comparisons, stronger forms, sets the "
+                               "paper does not name, and the bench's versions of a printed method), by the paper they "
+                               "concern, counted for or against none:\n\n"
     << (extensions.empty() ? std::string("None.\n") : tally_table(extensions));
   if (!unstated.empty()) {
     o << "\nRows without a scope entry (counted in neither):";

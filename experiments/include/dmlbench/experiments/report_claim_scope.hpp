@@ -22,7 +22,8 @@ struct ClaimScope {
   std::string file;  // the scope file, relative to the source tree
 };
 
-// as-printed, reconstructed, extension
+// as-printed, reconstructed, variant (the bench's version of a printed method, judged beside the cell the paper's own
+// arm judges; issue 50), extension
 const std::vector<std::string>& claim_scope_kinds();
 // True for the rows that judge a paper's own statement (as-printed, reconstructed): only they count for or against it.
 bool judges_the_paper(const std::string& scope);
