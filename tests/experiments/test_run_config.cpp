@@ -2,6 +2,7 @@
 // and reproduction file in the repository, Welch's test and the verdict rule.
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/binomial_test.hpp"
+#include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
@@ -552,4 +553,34 @@ TEST_CASE("fold and early-stopping keys: each misuse is one error naming the key
   CHECK(c.dataset.fold == 2);
   CHECK(c.schedule.patience == 2);
   CHECK(c.eval.curve_ranking);
+}
+
+// Issue 50: a claim's own section, table or figure ("where" of its metric) replaces its file's in the summary row and
+// in the report's claim row; a metric without one keeps the file's; an empty one is refused.
+TEST_CASE("a metric's own where replaces its file's in the summary and the claim row", "[experiments][reproduction]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench-test-where";
+  fs::create_directories(dir);
+  json file = json::parse(R"({
+    "id": "t", "stage": "t", "title": "t", "paper": "LCC", "where": "Tables 3-4", "config": "experiments/configs/htl-omniglot-proxy.json",
+    "arms": [{"name": "base", "set": {}}, {"name": "new", "set": {}}],
+    "profiles": {"quick": {"seeds": 1}},
+    "comparison": {"baseline": "base", "treatment": "new"},
+    "metrics": [{"label": "a", "path": "r1", "paper": {"base": 50, "new": 60}, "claim": "c-a", "where": "Table 4"},
+                {"label": "b", "path": "r1", "paper": {"base": 50, "new": 60}, "claim": "c-b"}]})");
+  const std::string path = (dir / "r.json").string();
+  std::ofstream(path) << file.dump();
+  const auto r = read_reproduction(path, kRepo);
+  CHECK(r.metrics[0].where == "Table 4");
+  CHECK(r.metrics[1].where.empty());
+  std::map<std::string, std::vector<json>> runs = {{"base", {json{{"r1", 50.0}}}}, {"new", {json{{"r1", 61.0}}}}};
+  json summary = {{"config", {{"reproduction", file}}},
+                  {"variants", json::array({summarize_variant(r, {"", "", {}}, runs)})}};
+  const auto rows = claim_rows_from_reproduction_summary(summary, r.paper, r.where);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].where == "Table 4");
+  CHECK(rows[1].where == "Tables 3-4");  // the control: the file's
+  file["metrics"][0]["where"] = "";
+  std::ofstream(path) << file.dump();
+  CHECK_THROWS_WITH(read_reproduction(path, kRepo), Catch::Contains("metric a: \"where\" must name"));
+  fs::remove_all(dir);
 }

@@ -271,8 +271,8 @@ void read_smallest_effect(const json& m, const std::string& w, ReproductionMetri
 // or the paper's treatment against its baseline).
 ReproductionMetric read_metric(const json& m, const char* key, const MetricContext& c) {
   const std::string& w = c.w;
-  check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "direction", "in_variant_table", "compare",
-                      "counts", "smallest_effect", "smallest_effect_reason"},
+  check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "where", "direction", "in_variant_table",
+                      "compare", "counts", "smallest_effect", "smallest_effect_reason"},
                   w + ": " + key);
   ReproductionMetric x;
   x.label = required_string(m, "label", w + ": metric");
@@ -280,6 +280,9 @@ ReproductionMetric read_metric(const json& m, const char* key, const MetricConte
   x.scale = m.value("scale", 1.0);
   x.claim = m.value("claim", "");
   x.statement = m.value("statement", "");
+  x.where = m.value("where", "");
+  if (m.contains("where") && x.where.empty())
+    throw config_error(w + ": metric " + x.label + ": \"where\" must name the section, table or figure (or be left out)");
   x.in_variant_table = m.value("in_variant_table", false);
   if (m.contains("paper"))
     for (auto it = m["paper"].begin(); it != m["paper"].end(); ++it) {
@@ -544,6 +547,7 @@ void put_pooled_counts(json& row, const VariantRuns& v, const ReproductionMetric
 // A metric's row: what it claims, and each arm's mean +- std over its seeds next to the paper's value.
 json arms_row(const VariantRuns& v, const ReproductionMetric& m) {
   json row = {{"metric", m.label}, {"path", m.path}, {"claim", m.claim}, {"statement", m.statement},
+              {"where", m.where.empty() ? v.r.where : m.where},
               {"direction", m.direction}, {"in_table", m.in_variant_table}, {"arms", json::object()}};
   for (const auto& a : v.r.arms) {
     json e = mean_std_entry(v.values(m, a.name, m.path));

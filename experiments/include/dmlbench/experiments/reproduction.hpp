@@ -25,6 +25,7 @@ struct ReproductionArm {
 };
 struct ReproductionMetric {
   std::string label, path, claim, statement;  // path: a dotted path into metrics.json (metric_at)
+  std::string where;  // the claim's own section, table or figure (issue 50); empty: the file's "where"
   double scale = 1;
   std::map<std::string, double> paper;        // arm -> the paper's printed number
   std::string direction;                      // increase | decrease (treatment vs baseline), from the paper's numbers
