@@ -3,11 +3,10 @@
 // from the per-seed differences' spread (issue 27 item 5 at the deciding level, issue 49 item 2).
 #include "commands.hpp"
 
+#include "dmlbench/experiments/anytime_power.hpp"
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_io.hpp"
-#include "dmlbench/experiments/anytime_power.hpp"
 
-#include <cstdint>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -21,6 +20,12 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
+std::string fixed2(double x) {
+  std::ostringstream t;
+  t << std::fixed << std::setprecision(2) << x;
+  return t.str();
+}
+
 // One claim's line: claim, seeds now, the effect and where it comes from, the per-seed differences' sd, the seeds
 // whose anytime interval at the level decides that effect with 80% probability (anytime_power.hpp).
 std::string power_line(const std::string& claim, const json& s, std::size_t family) {
@@ -32,12 +37,7 @@ std::string power_line(const std::string& claim, const json& s, std::size_t fami
   std::ostringstream o;
   o << std::left << std::setw(48) << claim << std::setw(6) << n << std::fixed << std::setprecision(2) << std::setw(8)
     << effect << std::setw(8) << (s["paper_difference"].is_number() ? "paper" : "delta") << std::setw(10)
-    << (p["sd"].is_number() ? [&] {
-         std::ostringstream t;
-         t << std::fixed << std::setprecision(2) << p["sd"].get<double>();
-         return t.str();
-       }()
-                            : std::string("-"));
+    << (p["sd"].is_number() ? fixed2(p["sd"].get<double>()) : std::string("-"));
   if (n < 2) return o.str() + "n/a (1 seed: no spread to measure)";
   const auto need = ex::anytime_seeds_needed(effect, p["sd"].get<double>(), level, ex::claim_power, ex::claim_seeds_cap);
   switch (need.status) {

@@ -144,7 +144,6 @@ json run_commands(const Run& run, const ex::Stage& s, const std::string& dir, co
 // planned family's level, up to its cap. The commands run are appended to `printed`.
 void spend_seeds(const ex::Stage& s, const std::string& dir, json& printed, const Run& run) {
   const auto& sp = *s.spending;
-  const double level = sp.alpha / double(sp.family);
   ex::spend_seeds(
       sp, [&] { return ex::read_json_file(dir + "/summary.json"); },
       [&](int n) {
@@ -156,7 +155,7 @@ void spend_seeds(const ex::Stage& s, const std::string& dir, json& printed, cons
         const auto r = spawn(argv, "");
         if (r.status != 0) throw std::runtime_error("`" + line + "` failed (" + r.error + ")");
       },
-      [&](const ex::SeedLook& look) { std::cerr << "[report]   " << ex::seed_look_text(look, level) << std::endl; });
+      [&](const ex::SeedLook& look) { std::cerr << "[report]   " << ex::seed_look_text(look, sp.level()) << std::endl; });
 }
 
 // Readies the stage folder; returns its log. Outputs of another config are removed first, so that nothing stale (a

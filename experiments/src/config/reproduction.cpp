@@ -409,47 +409,43 @@ Verdict judge(const std::string& direction, const WelchResult& w, std::size_t na
 
 namespace {
 
+// One side of a claim: its values and their seeds.
+struct SeededValues {
+  std::vector<double> values;
+  std::vector<std::uint64_t> seeds;
+};
+
 // A variant's finished runs by arm, with the reproduction that reads them: each metric's values per arm.
 struct VariantRuns {
   const Reproduction& r;
   const std::map<std::string, std::vector<json>>& runs;
 
-  // The metric's values (times its scale) at `path` in the arm's runs, in seed order; a run where it is undefined is
-  // left out.
-  std::vector<double> values(const ReproductionMetric& m, const std::string& arm, const std::string& path) const {
-    std::vector<double> x;
+  // The metric's values (times its scale) at `path` in the arm's runs, in seed order, with each run's "seed" (its
+  // position in the arm where the runs carry none); a run where the metric is undefined is left out.
+  SeededValues seeded(const ReproductionMetric& m, const std::string& arm, const std::string& path) const {
+    SeededValues x;
     const auto it = runs.find(arm);  // an arm none of whose runs finished (a sweep's failed points) has no values
     if (it == runs.end()) return x;
-    for (const auto& metrics : it->second) {
+    for (std::size_t i = 0; i < it->second.size(); ++i) {
+      const json& metrics = it->second[i];
       try {
-        x.push_back(m.scale * metric_at(metrics, path));
+        x.values.push_back(m.scale * metric_at(metrics, path));
       } catch (const metric_undefined&) {
         // a run where the metric has no value (e.g. a share of moving dots when none moved): left out of the mean
         // and the test, so that the arm has fewer seeds there
+        continue;
       } catch (const std::invalid_argument& e) {
         throw std::runtime_error(r.file + ": metric " + m.label + ": " + e.what() + " (arm " + arm + ")");
       }
+      x.seeds.push_back(metrics.contains("seed") && metrics["seed"].is_number_unsigned()
+                            ? metrics["seed"].get<std::uint64_t>()
+                            : std::uint64_t(i));
     }
     return x;
   }
 
-  // The seeds of the values `values` returns, in the same order: each run's "seed" (its position in the arm where the
-  // runs carry none).
-  std::vector<std::uint64_t> seeds(const std::string& arm, const std::string& path) const {
-    std::vector<std::uint64_t> k;
-    const auto it = runs.find(arm);
-    if (it == runs.end()) return k;
-    for (std::size_t i = 0; i < it->second.size(); ++i) {
-      const json& metrics = it->second[i];
-      try {
-        metric_at(metrics, path);
-      } catch (const std::exception&) {
-        continue;  // left out of `values` too (an invalid value has already thrown there)
-      }
-      k.push_back(metrics.contains("seed") && metrics["seed"].is_number_unsigned() ? metrics["seed"].get<std::uint64_t>()
-                                                                                   : std::uint64_t(i));
-    }
-    return k;
+  std::vector<double> values(const ReproductionMetric& m, const std::string& arm, const std::string& path) const {
+    return seeded(m, arm, path).values;
   }
 
   // The metric's counts (successes, trials) pooled over the arm's runs, and how many runs were pooled.
@@ -488,16 +484,6 @@ void put_verdict(json& row, const Verdict& verdict) {
   row["paper_direction_holds"] = verdict.direction_holds;
   row["verdict"] = verdict.verdict;
   if (!verdict.note.empty()) row["note"] = verdict.note;
-}
-
-// One side of a claim: its values and their seeds.
-struct SeededValues {
-  std::vector<double> values;
-  std::vector<std::uint64_t> seeds;
-};
-SeededValues seeded_values(const VariantRuns& v, const ReproductionMetric& m, const std::string& arm,
-                           const std::string& path) {
-  return {v.values(m, arm, path), v.seeds(arm, path)};
 }
 
 // A claim metric's statistics (claim_statistics.hpp) into its row: the seeds of its sides (or the bound), the paper's
@@ -560,7 +546,8 @@ json arms_row(const VariantRuns& v, const ReproductionMetric& m) {
 
 // The treatment side against a fixed number: a one-sample t-test (Welch's with a constant side) and its verdict.
 void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m) {
-  const auto ta = v.values(m, m.treatment_arm, m.treatment_path);
+  const SeededValues t = v.seeded(m, m.treatment_arm, m.treatment_path);
+  const auto& ta = t.values;
   json e = mean_std_entry(ta);
   e["arm"] = m.treatment_arm;
   for (const auto& a : v.r.arms)
@@ -575,7 +562,7 @@ void put_bound_test(json& row, const VariantRuns& v, const ReproductionMetric& m
   put_welch(row, w);
   row["seeds_per_arm"] = ta.size();
   put_verdict(row, judge(m.direction, w, ta.size(), 2, v.r.alpha));  // seeds without spread: no test, as for arms
-  put_statistics(row, v.r, m, {ta, v.seeds(m.treatment_arm, m.treatment_path)}, nullptr);
+  put_statistics(row, v.r, m, t, nullptr);
   if (!m.count_successes.empty()) put_pooled_counts(row, v, m);
 }
 
@@ -604,8 +591,8 @@ void put_arm_test(json& row, const VariantRuns& v, const ReproductionMetric& m) 
   const std::string base_arm = m.baseline_arm.empty() ? v.r.baseline : m.baseline_arm,
                     treat_arm = m.treatment_arm.empty() ? v.r.treatment : m.treatment_arm;
   if (base_arm.empty()) return;
-  const SeededValues t = seeded_values(v, m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
-                     b = seeded_values(v, m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
+  const SeededValues t = v.seeded(m, treat_arm, m.treatment_path.empty() ? m.path : m.treatment_path),
+                     b = v.seeded(m, base_arm, m.baseline_path.empty() ? m.path : m.baseline_path);
   const auto w = welch_test(t.values, b.values);
   put_welch(row, w);
   row["seeds_per_arm"] = std::min(t.values.size(), b.values.size());

@@ -2,9 +2,8 @@
 // its time estimate and the source layers its hash covers.
 #include "dmlbench/experiments/report_plan.hpp"
 
-#include "dmlbench/experiments/report_seed_spending.hpp"
-
 #include "dmlbench/experiments/json_fields.hpp"
+#include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/report_sweeps.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 
@@ -100,27 +99,26 @@ Stage sims_minimizers_stage(const ReportConfig& cfg) {
   return s;
 }
 
-// One stage per reproduction file of the profile: its runs (or its collected sweep) and its verdicts.
 // The stage's seed spending (issue 49 item 3) where its profile's seeds_cap exceeds its seeds: the family planned
 // over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
 // that decide nothing).
 void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfile& prof,
                         const std::vector<Reproduction>& family) {
   if (prof.cap() <= prof.seeds) return;
-  const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
-  const double level = r.alpha / double(m);
-  const std::size_t least = first_decidable_seeds(level);
+  const SeedSpending spending{prof.seeds, prof.cap(), std::max<std::size_t>(planned_family_size(family), 1), r.alpha};
+  const std::size_t least = first_decidable_seeds(spending.level());
   if (least == 0 || std::size_t(prof.cap()) < least) {
     std::ostringstream o;
     o << r.file << ": profile seeds_cap " << prof.cap() << " is below " << least
-      << ", the fewest seeds whose anytime interval can decide at level " << r.alpha << " / " << m
+      << ", the fewest seeds whose anytime interval can decide at level " << r.alpha << " / " << spending.family
       << " (the report's family): raise it";
     throw config_error(o.str());
   }
-  s.spending = SeedSpending{prof.seeds, prof.cap(), m, r.alpha};
+  s.spending = spending;
   s.nominal_seconds = prof.estimate_seconds * double(prof.cap()) / double(prof.seeds);  // at most
 }
 
+// One stage per reproduction file of the profile: its runs (or its collected sweep) and its verdicts.
 void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
   const auto swept = report_sweeps(cfg);
   std::set<std::string> used;

@@ -55,10 +55,9 @@ SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size
       look.waiting.push_back(row.value("claim", ""));
       continue;
     }
-    const json s = claim_statistics_decided(s0, family);
-    const std::string o = s.value("outcome", "inconclusive");
-    if (o != "inconclusive") ++look.decided;
-    else if (hopeless(s, s["decision"]["level"].get<double>(), cap)) ++look.hopeless;
+    const AnytimeDecision d = claim_decision(s0, family);
+    if (d.outcome != TrainingOutcome::inconclusive) ++look.decided;
+    else if (hopeless(s0, d.level, cap)) ++look.hopeless;
     else look.waiting.push_back(row.value("claim", ""));
   }
   return look;

@@ -57,7 +57,7 @@ std::size_t e_bh_selected(std::vector<double> e, double alpha) {
 
 }  // namespace
 
-std::string training_statistics_text(const json& s, PAdjustment method) {
+std::string training_statistics_text(const json& s) {
   std::ostringstream o;
   if (!s.contains("decision")) {
     o << s.value("outcome_reason", "no test");  // "1 seed: no test ...", "no values: ..."
@@ -80,7 +80,6 @@ std::string training_statistics_text(const json& s, PAdjustment method) {
     o << "; recurs in " << std::lround(100 * b["same"].get<double>()) << "% of " << b["resamples"].get<std::size_t>()
       << " resamples of the seeds (flips in " << std::lround(100 * b["flipped"].get<double>()) << "%)";
   }
-  (void)method;
   return o.str();
 }
 
@@ -102,7 +101,7 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
     if (!r.training()) continue;
     r.verdict = r.statistics.value("outcome", "inconclusive");
     r.note = r.statistics.value("outcome_reason", "");
-    r.measured += "; " + training_statistics_text(r.statistics, method);
+    r.measured += "; " + training_statistics_text(r.statistics);
     r.witness = r.verdict == "refuted" ? "difference " + signed_fixed1(r.statistics["difference"]) + " [" +
                                              end_text(r.statistics["ci_low"], "-inf") + ", " +
                                              end_text(r.statistics["ci_high"], "+inf") + "], against the paper's direction"

@@ -82,10 +82,9 @@ std::string study_table(const TunedReproduction& s) {
 // reproduction decides it) excludes 0; 0 where not (or no per-seed statistics).
 int significant_sign(const json& statistics) {
   if (!statistics.is_object() || !claim_statistics_testable(statistics)) return 0;
-  const json alone = claim_statistics_decided(statistics, ClaimFamily{});
-  const std::string o = alone.value("outcome", "");
-  if (o != "verified" && o != "refuted") return 0;
-  return alone.at("difference").get<double>() > 0 ? +1 : -1;
+  const AnytimeDecision alone = claim_decision(statistics, ClaimFamily{});
+  if (alone.outcome != TrainingOutcome::verified && alone.outcome != TrainingOutcome::refuted) return 0;
+  return alone.interval.mean > 0 ? +1 : -1;
 }
 
 }  // namespace

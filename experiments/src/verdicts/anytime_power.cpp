@@ -4,10 +4,8 @@
 #include "statistics_checks.hpp"
 
 #include <boost/math/distributions/non_central_t.hpp>
-#include <boost/math/tools/roots.hpp>
 
 #include <cmath>
-#include <cstdint>
 #include <limits>
 #include <stdexcept>
 
@@ -34,16 +32,10 @@ double anytime_minimum_detectable_effect(double sd, std::size_t n, double level,
   sc::check_open_unit(power, "power");
   if (std::isinf(anytime_radius_multiplier(n, level, g))) return std::numeric_limits<double>::infinity();
   if (!(sd > 0)) return NAN;
+  // in sd units; the power grows with the effect, from below `level` at 0 to 1
   const auto shortfall = [&](double e) { return anytime_power(e, n, level, g) - power; };
-  double high = 1;  // in sd units; the power grows with the effect, from below `level` at 0 to 1
-  for (int i = 0; shortfall(high) < 0; ++i) {
-    if (i == 64) throw std::runtime_error("anytime_minimum_detectable_effect: no effect up to 2^64 sd reaches the power");
-    high *= 2;
-  }
-  std::uintmax_t iterations = 200;
-  const auto [low_end, high_end] = boost::math::tools::toms748_solve(
-      shortfall, 0.0, high, shortfall(0.0), shortfall(high), boost::math::tools::eps_tolerance<double>(45), iterations);
-  return sd * (low_end + high_end) / 2;
+  return sd * effect_reaching(shortfall, shortfall(0.0), 1.0,
+                              "anytime_minimum_detectable_effect: no effect up to 2^64 sd reaches the power");
 }
 
 SeedsNeeded anytime_seeds_needed(double effect, double sd, double level, double power, std::size_t cap, double g) {

@@ -124,7 +124,29 @@ AnytimeClaimInput anytime_input(const json& s) {
   return in;
 }
 
+void check_family(const ClaimFamily& family) {
+  if (family.size == 0) throw std::invalid_argument("a claim's family must hold at least 1 claim, got 0");
+  if (family.selected > family.size)
+    throw std::invalid_argument("e-BH cannot select " + std::to_string(family.selected) + " of a family of " +
+                                std::to_string(family.size));
+}
+
+// The claim's input at its family's level: alpha / m (Bonferroni) or alpha R / m (e-BH), its own family_size 1.
+AnytimeClaimInput family_input(const json& s, const ClaimFamily& family) {
+  check_family(family);
+  AnytimeClaimInput in = anytime_input(s);
+  const double alpha = in.alpha;
+  in.alpha = family.selected > 0 ? alpha * double(family.selected) / double(family.size) : alpha / double(family.size);
+  return in;
+}
+
 }  // namespace
+
+AnytimeDecision claim_decision(const json& statistics, const ClaimFamily& family) {
+  if (!claim_statistics_testable(statistics))
+    throw std::invalid_argument("a claim without per-seed differences of at least 2 seeds has no decision");
+  return anytime_claim_outcome(family_input(statistics, family));
+}
 
 double claim_e_value(const json& s) {
   if (!claim_statistics_testable(s)) return NAN;
@@ -133,15 +155,10 @@ double claim_e_value(const json& s) {
 }
 
 json claim_statistics_decided(const json& statistics, const ClaimFamily& family) {
-  if (family.size == 0) throw std::invalid_argument("a claim's family must hold at least 1 claim, got 0");
-  if (family.selected > family.size)
-    throw std::invalid_argument("e-BH cannot select " + std::to_string(family.selected) + " of a family of " +
-                                std::to_string(family.size));
+  check_family(family);
   if (!claim_statistics_testable(statistics)) return statistics;
   json s = statistics;
-  AnytimeClaimInput in = anytime_input(s);
-  const double alpha = in.alpha;
-  in.alpha = family.selected > 0 ? alpha * double(family.selected) / double(family.size) : alpha / double(family.size);
+  const AnytimeClaimInput in = family_input(s, family);
   const AnytimeDecision d = anytime_claim_outcome(in);  // at the family's level (its family_size 1: the level is set)
   s["decision"] = {{"rule", "anytime-valid t (normal prior g on the standardized effect, right-Haar on the spread)"},
                    {"g", in.g}, {"family_size", family.size},

@@ -49,22 +49,27 @@ double welch_power(double effect, double sd_a, double sd_b, std::size_t n_a, std
   return t_test_power(effect, welch_design(sd_a, sd_b, n_a, n_b), alpha);
 }
 
+double effect_reaching(const std::function<double(double)>& shortfall, double shortfall_at_zero, double start,
+                       const std::string& none_message) {
+  double high = start;
+  for (int i = 0; shortfall(high) < 0; ++i) {
+    if (i == 64) throw std::runtime_error(none_message);
+    high *= 2;
+  }
+  std::uintmax_t iterations = 200;
+  const auto [low_end, high_end] = boost::math::tools::toms748_solve(
+      shortfall, 0.0, high, shortfall_at_zero, shortfall(high), boost::math::tools::eps_tolerance<double>(45),
+      iterations);
+  return (low_end + high_end) / 2;
+}
+
 double minimum_detectable_effect(const TDesign& d, double alpha, double power) {
   sc::check_alpha(alpha);
   sc::check_open_unit(power, "power");
   if (!(d.se > 0)) return NAN;
   if (power <= alpha) return 0;  // the test at level alpha already rejects that often with no effect
-  const auto shortfall = [&](double e) { return t_test_power(e, d, alpha) - power; };
-  double high = d.se;
-  for (int i = 0; shortfall(high) < 0; ++i) {
-    if (i == 64) throw std::runtime_error("minimum_detectable_effect: no effect up to 2^64 se reaches the power");
-    high *= 2;
-  }
-  std::uintmax_t iterations = 200;
-  const auto [low_end, high_end] = boost::math::tools::toms748_solve(
-      shortfall, 0.0, high, -(power - alpha), shortfall(high), boost::math::tools::eps_tolerance<double>(45),
-      iterations);
-  return (low_end + high_end) / 2;
+  return effect_reaching([&](double e) { return t_test_power(e, d, alpha) - power; }, -(power - alpha), d.se,
+                         "minimum_detectable_effect: no effect up to 2^64 se reaches the power");
 }
 
 SeedsNeeded seeds_reaching(double effect, bool spread, const std::function<double(std::size_t)>& power_at,

@@ -7,6 +7,8 @@
 // no runs and a later run can add seeds) and its results.
 #pragma once
 
+#include "dmlbench/experiments/anytime_t_test.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -59,6 +61,12 @@ struct ClaimFamily {
 // per-seed differences (fewer than 2, or a summary older than issue 49) is returned as it is. Throws
 // std::invalid_argument for a family of size 0 or selected > size.
 nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
+
+// The decision alone (outcome, deciding interval, level, e-value) at the family's level, without what
+// claim_statistics_decided adds to it (power, paper position, the bootstrap recurrence): for the looks of the report's
+// seed spending and the reversed mark. Throws std::invalid_argument for an object that is not testable and the
+// family's errors.
+AnytimeDecision claim_decision(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
 
 // The e-value against "no difference" of a testable object (NaN without spread), for e-BH's ranking.
 double claim_e_value(const nlohmann::ordered_json& statistics);

@@ -45,6 +45,7 @@ struct SeedSpending {
   int first = 0, cap = 0;
   std::size_t family = 1;
   double alpha = 0.05;
+  double level() const { return alpha / double(family); }  // the planned family's level (Bonferroni)
 };
 
 // The loop: look at the stage's summary (read_summary), and while a claim waits and the seeds are below the cap, run

@@ -23,7 +23,7 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
 
 // "difference +5.0 [+2.7, +7.3] (anytime-valid interval over 12 seeds by seed, level 0.05 / 75 (Bonferroni) =
 // 0.00067); E = 3.1e+04; delta 2.5; ..." of one decided row's statistics.
-std::string training_statistics_text(const nlohmann::ordered_json& statistics, PAdjustment method);
+std::string training_statistics_text(const nlohmann::ordered_json& statistics);
 
 // "N training claims, each decided ... over the M with at least two seeds (the family): a verified; b refuted; c
 // not-reproduced; d inconclusive;" ("" without training rows).

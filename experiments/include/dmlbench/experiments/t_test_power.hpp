@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace dmlbench::experiments {
 
@@ -34,6 +35,12 @@ struct SeedsNeeded {
   std::size_t n = 0;      // found: the seeds; beyond_cap: the cap (not enough); otherwise 0
   double power_at_n = 0;  // the power at n (found, beyond_cap)
 };
+// The effect e >= 0 where shortfall(e) (a test's power at e minus the power wanted, increasing in e) crosses 0:
+// bracketed from `start` by doubling (std::runtime_error(none_message) after 64 doublings), then TOMS 748 to 45 bits;
+// shortfall_at_zero is its value at 0 (the minimum detectable effects below and in anytime_power.hpp).
+double effect_reaching(const std::function<double(double)>& shortfall, double shortfall_at_zero, double start,
+                       const std::string& none_message);
+
 // The fewest seeds n in [2, cap] whose power_at(n) reaches `power` (any test's power by seeds: the fixed-n t-tests
 // below, the anytime rule's in anytime_power.hpp). No spread: no_spread; effect 0: no_effect; none up to the cap:
 // beyond_cap. Throws for cap < 2, power outside (0, 1), a non-finite effect.
