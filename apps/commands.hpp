@@ -23,5 +23,7 @@ void check_collapse_options(const nlohmann::ordered_json& options);
 void add_report_command(CLI::App& app, int& exit_code);
 // `power --summary S`: per claim, the seeds per side that detect the paper's difference at 80% power.
 void add_power_command(CLI::App& app);
+// `papers`: the registered papers as a Markdown table.
+void add_papers_command(CLI::App& app);
 
 }  // namespace dmlbench::app

@@ -5,7 +5,7 @@
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_config.hpp"
-#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_manifest.hpp"
 
 #include <nlohmann/json.hpp>

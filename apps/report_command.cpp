@@ -40,9 +40,9 @@ void add_report_command(CLI::App& app, int& exit_code) {
                                        "theory-figures, sims-claims, sims-phase, sims-minimizers, one per reproduction file (its \"stage\"), figures");
   rep->add_option("--sweep", cfg->sweeps, "a sweep folder (dmlbench sweep, e.g. a Slurm job array) whose reproduction's "
                                          "stage takes its runs, collected, instead of running them (repeatable)");
-  rep->add_option("--multiplicity", cfg->multiplicity, "holm | bh: the adjustment of the training claims' p over the "
-                                                     "report's family (Holm: family-wise error; bh: Benjamini-Hochberg, "
-                                                     "false discovery rate)")
+  rep->add_option("--multiplicity", cfg->multiplicity, "bh | holm: how the training claims are decided over the "
+                                                     "report's family (bh: e-BH on their e-values, false discovery "
+                                                     "rate; holm: Bonferroni on e-values, family-wise error)")
       ->check(CLI::IsMember({"holm", "bh"}))
       ->capture_default_str();
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");

@@ -5,6 +5,7 @@
 #include "option_checks.hpp"
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/theory/claims.hpp"
+#include "dmlbench/theory/paper_registry.hpp"
 #include "dmlbench/theory/projection_strength.hpp"
 #include "dmlbench/theory/second_order_loss.hpp"
 #include "dmlbench/theory/triplet_sampler.hpp"
@@ -150,7 +151,9 @@ void add_surface_and_projection_commands(CLI::App* theory) {
 }
 
 void add_theory_commands(CLI::App& app) {
-  auto* theory = app.add_subcommand("theory", "closed-form identities of [XHN], [XHN-A], [XGS] on the unit hypersphere, and [HTL] tree and margin checks");
+  auto* theory = app.add_subcommand("theory", "the theory checks of " + th::paper_keys_text("theory") +
+                                                  " (the registered papers): identities on the unit hypersphere, "
+                                                  "gradient decompositions, class trees and margins");
   theory->require_subcommand(1);
 
   // --- check -----------------------------------------------------------------------------------------------------
@@ -170,7 +173,7 @@ void add_theory_commands(CLI::App& app) {
     const auto t0 = std::chrono::steady_clock::now();
     const auto rs = th::all_claims(*cfg);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    report_claims("Theory claims: [XHN], [XHN-A], [XGS], [HTL]", rs,
+    report_claims("Theory claims: " + th::paper_keys_text("theory"), rs,
                   {{"command", "theory check"}, {"seed", cfg->seed}, {"samples_per_dim", cfg->samples_per_dim},
                    {"dims", cfg->dims}},
                   secs, *json_path, *md_path);

@@ -185,12 +185,15 @@ def main():
         print("%-22s mean seeds per stage: %s" % (name, per))
         print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
               (name, secs, today, secs / today, left, len(claims)))
+    # e-BH's stopping level: 0.05 x 0.6 (a planning guess of the share R / m it rejects), or the Bonferroni level
+    # 0.05 / m, which is what the report's seed spending looks at (report_seed_spending.hpp: SeedSpending::level)
     for cap in sorted({a.cap, 8, 10}):
-        rng = np.random.default_rng(a.seed)
-        seeds, left = simulate(claims, 0.05 * 0.6, cap, a.reps, rng, True, e_bh=m)
-        secs = sum(stage_est[s] * np.mean(v) / 5 for s, v in seeds.items())
-        print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
-              ("e-BH cap %d + futility" % cap, secs, today, secs / today, left, len(claims)))
+        for look_name, look in (("looks at 0.05 x 0.6", 0.05 * 0.6), ("looks at 0.05/%d" % m, 0.05 / m)):
+            rng = np.random.default_rng(a.seed)
+            seeds, left = simulate(claims, look, cap, a.reps, rng, True, e_bh=m)
+            secs = sum(stage_est[s] * np.mean(v) / 5 for s, v in seeds.items())
+            print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
+                  ("e-BH cap %d + futility, %s" % (cap, look_name), secs, today, secs / today, left, len(claims)))
     global LOOKS
     for looks in ([5, 10], [5, 10, 20], [5, 8, 12]):
         LOOKS = [n for n in looks if n <= a.cap]

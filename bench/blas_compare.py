@@ -49,7 +49,7 @@ CONFIGS = {  # name: (the BLAS the process must run on, LD_LIBRARY_PATH, extra e
 
 
 def blas_name_of(path):
-    """= blas_name_of in experiments/src/engine/blas_info.cpp"""
+    """= blas_name_of in experiments/src/evaluation/blas_info.cpp"""
     p, b = path.lower(), os.path.basename(path).lower()
     if "openblas" in p:
         return "OpenBLAS"

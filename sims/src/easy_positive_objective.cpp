@@ -201,7 +201,7 @@ int claim4_threshold_offset(const NoisyLabelModel& m, int t_rank) {
   return first;
 }
 
-MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D) {
+MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D, bool nonnegative) {
   if (c.objective != Objective::margin) throw theory::domain_error("optimal betas need the margin objective");
   const int n = c.model.n;
   if (D.rows() != n || D.cols() != n) throw theory::domain_error("the distance matrix must be n x n");
@@ -209,6 +209,10 @@ MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::Ma
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       if (j != i) kinks.insert(kinks.end(), {D(i, j) - c.alpha, D(i, j) + c.alpha});
+  if (nonnegative) {  // convex in beta_i: over beta_i >= 0 the minimum is at a kink >= 0 or at 0
+    kinks.erase(std::remove_if(kinks.begin(), kinks.end(), [](double k) { return k < 0; }), kinks.end());
+    kinks.push_back(0.0);
+  }
   std::sort(kinks.begin(), kinks.end());
   kinks.erase(std::unique(kinks.begin(), kinks.end()), kinks.end());
   MarginBetaOptimum best;
@@ -234,7 +238,10 @@ static Claim2Sides collapse_pair_costs(Objective o, int n, int t, double p, doub
   c.model = {n, t, p, Triples::distinct};
   c.alpha = alpha;
   const auto d1 = f1_distances(c.model, alpha), d2 = f2_distances(c.model, alpha);
-  if (beta == MarginBeta::optimised) return {optimal_margin_betas(c, d1).cost, optimal_margin_betas(c, d2).cost};
+  if (beta != MarginBeta::alpha) {
+    const bool nonnegative = beta == MarginBeta::optimised_nonnegative;
+    return {optimal_margin_betas(c, d1, nonnegative).cost, optimal_margin_betas(c, d2, nonnegative).cost};
+  }
   const Eigen::VectorXd b = Eigen::VectorXd::Constant(n, alpha);
   return {expected_eps_objective(c, d1, b).cost, expected_eps_objective(c, d2, b).cost};
 }

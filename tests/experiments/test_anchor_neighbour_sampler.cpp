@@ -1,4 +1,4 @@
-// Anchor-neighbour sampling ([HTL] Sec 3.3): l' x m classes x t images, the neighbours the nearest classes, and clear
+// Anchor-neighbour sampling ([HTL] Sec 4.2): l' x m classes x t images, the neighbours the nearest classes, and clear
 // errors where the batch cannot be drawn.
 #include "dmlbench/experiments/anchor_neighbour_sampler.hpp"
 
@@ -29,7 +29,7 @@ std::vector<std::vector<std::int64_t>> items_per_class(int classes, int per) {
 
 }  // namespace
 
-TEST_CASE("anchor-neighbour batches: l' x m classes x t images, each anchor with its nearest class [HTL Sec 3.3]",
+TEST_CASE("anchor-neighbour batches: l' x m classes x t images, each anchor with its nearest class [HTL Sec 4.2]",
           "[experiments][data]") {
   const auto d = line_distances();
   const auto items = items_per_class(8, 6);

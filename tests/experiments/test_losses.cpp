@@ -281,7 +281,7 @@ TEST_CASE("EPS + Multi-Similarity: the positive term has the anchor's most simil
 }
 
 TEST_CASE("hierarchical triplet loss: hand value, the plain triplet loss with a one-level tree, gradient against "
-          "finite differences [HTL Sec 3.3]",
+          "finite differences [HTL Sec 4.2]",
           "[experiments][losses]") {
   // a = (0,0), p = (3,4), n = (6,8): |a-p| = 5, |a-n| = 10; alpha = 6: [5 - 10 + 6]_+ / (2 * 1) = 0.5
   {
@@ -334,7 +334,7 @@ TEST_CASE("hierarchical triplet loss: hand value, the plain triplet loss with a 
 }
 
 TEST_CASE("HTL over all triplets of the batch equals the triplet-by-triplet loss over them, and counts the active ones "
-          "[HTL Sec 3.3]",
+          "[HTL Sec 4.2]",
           "[experiments][losses][HTL]") {
   const auto x0 = random_unit(12, 4, 23);
   const auto y = torch::tensor({0, 0, 0, 1, 1, 1, 2, 2, 3, 3, 3, 3}, torch::kInt64);

@@ -1,4 +1,4 @@
-// Fuzz harness: `htl tree`'s input: features read by the embedding reader, L2-normalised, into the [HTL] Sec 3.2
+// Fuzz harness: `htl tree`'s input: features read by the embedding reader, L2-normalised, into the [HTL] Sec 4.1
 // class distances and the class tree (theory/hierarchical_class_tree.hpp); the labels cycle over three classes.
 #include "fuzz_support.hpp"
 

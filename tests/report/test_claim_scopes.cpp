@@ -1,6 +1,7 @@
 // The claim-scope files and what the report makes of them (issue 32): the reader's checks, each with the input that
 // must fail; rows joined with their entries; the counts kept apart for extensions; claims.json and AUDIT.md; the
 // provenance rule of the committed report. Inputs are hand-made here; the expected texts follow from them.
+#include "dmlbench/experiments/hand_typed_result.hpp"
 #include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_claims_table.hpp"
@@ -11,7 +12,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -111,6 +116,50 @@ TEST_CASE("claim scopes: each malformed entry is one error naming the file, the 
                     Catch::Contains("non-empty list"));
   // the positive control: the same entry unchanged is read
   CHECK(ex::parse_claim_scope_file(scope_file("XHN", "theory", {entry("ok-1", "extension")}).dump(), "F.json").size() == 1);
+}
+
+// Issue 50 item 3: a scope text that types a run's result goes stale at the next run; the reader refuses it.
+TEST_CASE("claim scopes: a run's result typed into a scope text is refused, naming the row, the key and the text",
+          "[report][scopes]") {
+  // what counts as a typed result, and what does not (the negative controls: configured numbers, a sentence without)
+  CHECK(ex::hand_typed_result("47.5 +- 2.3 vs 65.2 +- 1.4, p = 2.8e-6", false) == "5 +- 2");  // the first
+  CHECK(ex::hand_typed_result("vs 65.2, p = 2.8e-6", false) == "p = 2");
+  CHECK(ex::hand_typed_result("the squared arm beats random by +6.9 (p 0.0004)", false) == "p 0");
+  CHECK(ex::hand_typed_result("R@1 47.5 +- 2.3", false) == "5 +- 2");
+  CHECK(ex::hand_typed_result("90% CI is [-15.3, -10.0]", false) == "[-15.3, -10.0]");
+  CHECK(ex::hand_typed_result("63.6% obey in epoch 1", false) == "63.6%");
+  CHECK(ex::hand_typed_result("EPS minus base by Welch over 5 seeds", false) == "Welch");
+  CHECK(ex::hand_typed_result("Holm-adjusted", false) == "Holm");
+  CHECK(ex::hand_typed_result("an exact binomial test of the share", false) == "binomial test");
+  CHECK(ex::hand_typed_result("the corrected form matches, hence 'erratum'", true) == "erratum");
+  CHECK(ex::hand_typed_result("verdict stays refuted for any delta", true) == "refuted");
+  CHECK(ex::hand_typed_result("verdict stays refuted for any delta", false).empty());  // the action cell's log
+  CHECK(ex::hand_typed_result("margin 0.2, lr 1e-3, tolerance 1e-12 on 1188 samples, 8 seeds, 100% = one point",
+                              true)
+            .empty());
+  CHECK(ex::hand_typed_result("noise p in {0.55, 0.7, 0.9}; the paper's 62.3 -> 80.9", true).empty());
+  CHECK(ex::hand_typed_result("the top-left share (unverifiable)", true).empty());  // a word, not a verdict
+  // the reader: each cell, one error naming the file, the row, the key and what it typed
+  const auto fails = [](json e, const std::string& key, const std::string& hit) {
+    const json f = scope_file("XHN", "experiments", {entry("ok-1", "as-printed"), std::move(e)});
+    CHECK_THROWS_WITH(ex::parse_claim_scope_file(f.dump(), "F.json"),
+                      Catch::Contains("F.json: row bad: " + key + " types a run's result by hand ('" + hit + "')"));
+  };
+  json e = entry("bad", "as-printed");
+  e["audit"]["checks"] = "Welch test of R@1: 47.5 +- 2.3 vs 65.2 +- 1.4, p = 2.8e-6, refuted.";
+  fails(e, "audit \"checks\"", "Welch");
+  e = entry("bad", "as-printed");
+  e["audit"]["free"] = "holds with the bound; so the row is verified";
+  fails(e, "audit \"free\"", "verified");
+  e = entry("bad", "as-printed");
+  e["assumptions"] = {"R@1 on the test letters, Welch's t-test over 5 seeds at p < 0.05"};
+  fails(e, "\"assumptions\"", "Welch");
+  e = entry("bad", "as-printed");
+  e["deviations"] = {"seeds: 5 per arm, two-sided Welch test at 0.05"};
+  fails(e, "\"deviations\"", "Welch");
+  e = entry("bad", "as-printed");
+  e["audit"]["action"] = "done in issue 32. Was: the verdict was refuted";  // a change log may name a past verdict
+  CHECK_NOTHROW(ex::parse_claim_scope_file(scope_file("XHN", "experiments", {e}).dump(), "F.json"));
 }
 
 TEST_CASE("claim scopes: the files of every layer by id, an id given twice or a file in the wrong layer refused",
@@ -239,4 +288,60 @@ TEST_CASE("report provenance: the committed reports/ only from a clean tree, unl
                                                               Catch::Contains("git abc-dirty"));
   // the revision of this test's own source tree: a hash, possibly -dirty; "unknown" outside a repository
   CHECK(ex::tree_revision("/nonexistent-dmlbench-dir") == "unknown");
+}
+
+namespace {
+
+// Issue 50 item 3: AUDIT.md's rows against claims.json, both of one report: each AUDIT row's id, scope and verdict
+// equal its claims.json row's, and every claims.json row has its AUDIT row. One line per mismatch.
+std::string audit_mismatches(const std::string& audit_md, const json& claims) {
+  std::map<std::string, std::pair<std::string, std::string>> want;  // id -> (scope, verdict)
+  for (const auto& c : claims.at("claims")) want[c.at("id")] = {c.value("scope", ""), c.at("verdict")};
+  std::string out;
+  std::set<std::string> seen;
+  std::istringstream in(audit_md);
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("| `", 0) != 0) continue;  // a row: | `id` | scope | verdict | ...
+    std::vector<std::string> cells;
+    for (std::size_t a = 1, b; (b = line.find(" | ", a)) != std::string::npos && cells.size() < 3; a = b + 3)
+      cells.push_back(line.substr(a, b - a));
+    const std::string id = cells.at(0).substr(2, cells.at(0).size() - 3);  // "` id`" without the backticks
+    seen.insert(id);
+    const auto it = want.find(id);
+    if (it == want.end()) out += id + ": in AUDIT.md, not in claims.json\n";
+    else if (it->second != std::make_pair(cells.at(1), cells.at(2)))
+      out += id + ": AUDIT.md says " + cells.at(1) + " / " + cells.at(2) + ", claims.json " + it->second.first +
+             " / " + it->second.second + "\n";
+  }
+  for (const auto& [id, sv] : want)
+    if (!seen.count(id)) out += id + ": in claims.json, not in AUDIT.md\n";
+  return out;
+}
+
+std::string read_source_file(const std::string& rel) {
+  std::ifstream f(std::string(DMLBENCH_SOURCE_DIR) + "/" + rel);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+TEST_CASE("the committed AUDIT.md and claims.json agree row by row: id, scope and verdict", "[report][scopes]") {
+  const std::string audit = read_source_file("reports/AUDIT.md");
+  const json claims = json::parse(read_source_file("reports/claims.json"));
+  REQUIRE(claims.at("claims").size() > 100);
+  INFO(audit_mismatches(audit, claims));
+  CHECK(audit_mismatches(audit, claims).empty());
+  // negative controls: one verdict changed by hand in AUDIT.md, one row dropped from it
+  const std::string row = "| `xhn-eq19` | as-printed | verified |";
+  REQUIRE(audit.find(row) != std::string::npos);
+  std::string edited = audit;
+  edited.replace(edited.find(row), row.size(), "| `xhn-eq19` | as-printed | refuted |");
+  CHECK_THAT(audit_mismatches(edited, claims),
+             Catch::Equals("xhn-eq19: AUDIT.md says as-printed / refuted, claims.json as-printed / verified\n"));
+  std::string dropped = audit;
+  const auto at = dropped.find(row);
+  dropped.erase(at, dropped.find('\n', at) + 1 - at);
+  CHECK_THAT(audit_mismatches(dropped, claims), Catch::Equals("xhn-eq19: in claims.json, not in AUDIT.md\n"));
 }

@@ -150,6 +150,11 @@ TEST_CASE("the code hash of a stage follows the content of its sources, not thei
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "scopes/"}) == h0);
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);           // negative control: not skipped
   fs::remove_all(dir / "layer/scopes");
+  // a path prefix (issue 51: a paper's theory checks) leaves out that path only, not a file of the same name elsewhere
+  { std::ofstream(dir / "layer/sub/claims_p.cpp") << "a paper's checks\n"; }
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "layer/sub/claims_"}) == h0);
+  CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "layer/claims_"}) != h0);  // negative control
+  fs::remove(dir / "layer/sub/claims_p.cpp");
   { std::ofstream(dir / "layer/sub/b.hpp") << "int b(int);\n"; }         // one byte of code
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);
   fs::remove_all(dir);
@@ -254,7 +259,7 @@ TEST_CASE("report: training claims decided by the anytime interval at the family
   std::ofstream(dir / "reports/claims.json")
       << json{{"claims", json::array({json{{"id", "lcc-table1-r1-test-digits"}, {"verdict", "not-reproducible"}},
                                       json{{"id", "lcc-table1-r1-train-digits"}, {"verdict", "verified"}}})}}.dump();
-  const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+  const auto r = run("report --stages figures --multiplicity holm --work " + (dir / "work").string() + " --out " +
                      (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
   INFO(r.output);
   REQUIRE(r.status == 0);

@@ -218,6 +218,19 @@ TEST_CASE("training claims: decided over the report's family by the anytime inte
   CHECK(j[2]["statistics"]["outcome"] == "inconclusive");
   CHECK(j[2]["statistics"].contains("ci_low"));
   CHECK_FALSE(j[0].contains("statistics"));
+  // issue 50 item 3: the decision rule is the first assumption, generated from the row's statistics (no scope text
+  // types it); a theory row keeps its scope's assumptions alone
+  bonferroni[2].scope.assumptions = {"A-typed"};
+  const auto typed = ex::row_assumptions(bonferroni[2]);
+  REQUIRE(typed.size() == 2);
+  CHECK_THAT(typed[0], Catch::StartsWith("decided by the bench, not the paper: the 10 per-seed differences (treatment - "
+                                         "baseline, paired by seed) in the anytime-valid interval") &&
+                           Catch::Contains("level 0.05 / 3 (Bonferroni) = 0.017") &&
+                           Catch::Contains("not-reproduced: inside +-delta (a test)"));
+  CHECK(typed[1] == "A-typed");
+  bonferroni[0].scope.assumptions = {"T-typed"};
+  CHECK(ex::row_assumptions(bonferroni[0]) == std::vector<std::string>{"T-typed"});
+  CHECK(ex::claim_rule_text(bonferroni[4].statistics).empty());  // 1 seed: no decision, no rule
   // negative control: e-BH selects all three and reads each at 0.05 x 3 / 3
   auto bh = rows_of();
   ex::decide_training_claims(bh, ex::PAdjustment::benjamini_hochberg);

@@ -1,6 +1,6 @@
 // The report's stage planning (experiments/report_plan.hpp) and caching (report_stage_hash.hpp): which stages each
 // profile runs and in which order, their commands, estimates and the source layers whose edit reruns them.
-#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
@@ -119,17 +119,29 @@ TEST_CASE("report stages: commands run the executable given and write under the 
     }
   }
   // each reproduction stage runs `reproduce` on its file with the report's profile, and its estimate is the seconds
-  // its file gives for that profile
+  // its file gives for that profile, scaled to its seeds_cap where it may add seeds (issue 49 item 5: at most)
   const auto& r = stage(stages, "mnist-evenodd");
   REQUIRE(r.commands.size() == 1);
   CHECK(values_of(r.commands[0].argv, "--profile") == std::vector<std::string>{"default"});
   CHECK(values_of(r.commands[0].argv, "--file") == std::vector<std::string>{kSource + "/experiments/reproductions/lcc_table1.json"});
   std::ifstream in(kSource + "/experiments/reproductions/lcc_table1.json");
   const json file = json::parse(in);
-  CHECK(r.nominal_seconds == file["profiles"]["default"]["estimate_seconds"].get<double>());
+  const json& prof = file["profiles"]["default"];
+  CHECK(r.nominal_seconds == prof["estimate_seconds"].get<double>() * prof.value("seeds_cap", prof["seeds"].get<double>()) /
+                                 prof["seeds"].get<double>());
+  CHECK(r.spending.has_value() == prof.contains("seeds_cap"));
   CHECK(r.code == std::vector<std::string>{"theory", "sims", "experiments"});
   CHECK(stage(stages, "sims-phase").code == std::vector<std::string>{"theory", "sims"});
   CHECK(stage(stages, "theory-claims").code == std::vector<std::string>{"theory"});
+  // issue 51: a paper's plug-ins (its entry and theory checks) are hashed by the stage that runs `theory check`
+  // only, so adding a paper's theory claims reruns no training stage
+  auto has = [](const std::vector<std::string>& v, const std::string& x) {
+    return std::find(v.begin(), v.end(), x) != v.end();
+  };
+  CHECK_FALSE(has(ex::stage_code_skips(stage(stages, "theory-claims")), "theory/papers/"));
+  CHECK(has(ex::stage_code_skips(r), "theory/papers/"));
+  CHECK(has(ex::stage_code_skips(r), "theory/src/claims_"));
+  CHECK(has(ex::stage_code_skips(stage(stages, "sims-phase")), "theory/src/claims_"));
 }
 
 TEST_CASE("report stages: the quick phase diagram is a subset of the default one", "[report]") {

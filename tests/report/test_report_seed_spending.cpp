@@ -95,12 +95,13 @@ TEST_CASE("seed spending: a profile's seeds_cap plans it, one error for a cap th
   fs::create_directories(dir / "repro");
   std::ifstream in(kSource + "/experiments/reproductions/lcc_table1.json");
   const json base = json::parse(in);
-  auto plan_with = [&](const json& profile) {
+  auto plan_with = [&](const json& profile, const std::string& multiplicity = "holm") {
     json r = base;
     r["profiles"]["default"] = profile;
     std::ofstream(dir / "repro/lcc_table1.json") << r.dump(2);
     ex::ReportConfig cfg;
     cfg.profile = "default";
+    cfg.multiplicity = multiplicity;
     cfg.work = (dir / "work").string();
     cfg.reproductions = (dir / "repro").string();
     cfg.notebooks = kSource + "/notebooks";
@@ -121,6 +122,20 @@ TEST_CASE("seed spending: a profile's seeds_cap plans it, one error for a cap th
   CHECK(spent.spending->cap == 12);
   CHECK(spent.spending->family == 6);
   CHECK(spent.nominal_seconds == 200.0 * 12 / 5);
+  CHECK(spent.spending->planned_selected == 0);  // Bonferroni: looks at alpha / m
+  CHECK(spent.spending->level() == Approx(0.05 / 6).epsilon(1e-15));
+  // e-BH (the report's default): its looks plan to select R = round(0.6 x 6) = 4 of the 6, at 0.05 x 4 / 6
+  const auto ebh = stage(plan_with({{"seeds", 5}, {"seeds_cap", 12}, {"estimate_seconds", 200}, {"jobs", 2}}, "bh"));
+  REQUIRE(ebh.spending);
+  CHECK(ebh.spending->planned_selected == 4);
+  CHECK(ebh.spending->looked_in().selected == 4);
+  CHECK(ebh.spending->level() == Approx(0.05 * 4 / 6).epsilon(1e-15));
+  CHECK(ex::planned_selected("bh", 75) == 45);
+  CHECK(ex::planned_selected("bh", 1) == 1);
+  CHECK(ex::planned_selected("holm", 75) == 0);
+  // a cap that decides at e-BH's planned level but not at Bonferroni's: 5 seeds first decide at 0.05 x 4 / 6
+  CHECK(ex::first_decidable_seeds(0.05 * 4 / 6) <= 5);
+  CHECK_NOTHROW(plan_with({{"seeds", 3}, {"seeds_cap", 5}}, "bh"));
   // the control: without seeds_cap the stage runs its seeds once, as before
   CHECK_FALSE(stage(plan_with({{"seeds", 5}, {"estimate_seconds", 200}, {"jobs", 2}})).spending);
   // a cap no interval can decide at: refused, naming the file, the cap and the fewest seeds that can

@@ -22,7 +22,8 @@ TEST_CASE("claims table of LCC: the pinned verdicts of Sec 4.1, Thm 1, Thm 2, Ap
       {"lcc-thm2-proof-pair-probability", theory::Verdict::erratum},
       {"lcc-claim1", theory::Verdict::verified},
       {"lcc-claim2", theory::Verdict::verified},
-      {"lcc-claim2-beta-optimised", theory::Verdict::refuted},
+      {"lcc-claim2-beta-optimised", theory::Verdict::refuted},  // beta over every real: the optimum takes beta < 0
+      {"lcc-claim2-beta-optimised-nonnegative", theory::Verdict::verified},  // beta >= 0 (issue 50's split)
       {"lcc-claim3", theory::Verdict::verified},
       {"lcc-claim4", theory::Verdict::verified},
   };
@@ -54,6 +55,7 @@ TEST_CASE("claims table of LCC: pinned negative controls and the margins of refu
       {"lcc-claim1", "n/a"},
       {"lcc-claim2", "n/a"},
       {"lcc-claim2-beta-optimised", "n/a"},
+      {"lcc-claim2-beta-optimised-nonnegative", "n/a"},
       {"lcc-claim3", "n/a"},
       {"lcc-claim4", "n/a"},
   };

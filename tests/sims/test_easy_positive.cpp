@@ -132,6 +132,34 @@ TEST_CASE("optimal margin betas: the kink search is the exact per-anchor minimum
                     Catch::Contains("margin objective"));
 }
 
+// Issue 50: the refutation above needs beta < 0. Over beta >= 0 (a margin boundary at a distance) the optimum is exact
+// too (the kinks >= 0 and 0), never below 0, no common beta >= 0 of a fine grid beats it, and Claim 2 then holds with
+// an M for every (t, p); the free optimum of the same distances is lower (it is the negative control of the constraint).
+TEST_CASE("Claim 2 with beta >= 0 optimised per anchor: exact, non-negative, and f2 beats f1 from an M on "
+          "[LCC App B Claim 2]",
+          "[sims][LCC Claim 2]") {
+  std::mt19937_64 rng(Catch::rngSeed());
+  const auto c = config(Objective::margin, 8, 2, 0.7);
+  const Eigen::MatrixXd D = random_distances(8, rng);
+  const auto best = optimal_margin_betas(c, D, true);
+  CHECK(best.beta.minCoeff() >= 0);
+  CHECK_THAT(expected_eps_objective(c, D, best.beta).cost, WithinAbs(best.cost, 1e-15));
+  Eigen::VectorXd grid_best = Eigen::VectorXd::Constant(8, 1e300);
+  for (int k = 0; k <= 3000; ++k)
+    grid_best = grid_best.cwiseMin(expected_eps_objective(c, D, Eigen::VectorXd::Constant(8, k * 1e-3)).anchor_cost);
+  CHECK(grid_best.sum() >= best.cost - 1e-15);
+  CHECK(grid_best.sum() < best.cost + 1e-3);
+  CHECK(optimal_margin_betas(c, D).cost <= best.cost);  // the free optimum can only be lower
+  const auto sides = claim2_sides(48, 2, 0.7, 0.2, MarginBeta::optimised_nonnegative);
+  CHECK(sides.f2 < sides.f1);
+  CHECK(sides.f1 < claim2_sides(48, 2, 0.7, 0.2, MarginBeta::alpha).f1);  // beta = alpha is one beta >= 0
+  for (int t : {2, 3})
+    for (double p : {0.55, 0.7, 0.9}) {
+      INFO("t=" << t << " p=" << p);
+      CHECK(claim_threshold_n(Objective::margin, t, p, 0.2, 96, MarginBeta::optimised_nonnegative) > 0);
+    }
+}
+
 TEST_CASE("negative control: without EPS the collapsed f1 beats f2 at every n (Theorem 1's direction) "
           "[LCC Thm 1] [LCC App B Claim 1]", "[sims][LCC Claim 1][negative-control]") {
   for (int n : {12, 24, 48}) {

@@ -1,4 +1,4 @@
-// [HTL] Sec 3.2-3.3: class distances, the merge thresholds d_l, the class tree and the dynamic violate margin, on
+// [HTL] Sec 4.1-4.2: class distances, the merge thresholds d_l, the class tree and the dynamic violate margin, on
 // hand-made distance matrices worked out here and on random unit features (pinned seed).
 #include "dmlbench/theory/hierarchical_class_tree.hpp"
 
@@ -35,7 +35,7 @@ Eigen::MatrixXd random_unit_rows(int n, int dim, std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE("class distances and d_0 equal the pairwise means by brute force [HTL Sec 3.2]", "[theory][HTL]") {
+TEST_CASE("class distances and d_0 equal the pairwise means by brute force [HTL Sec 4.1]", "[theory][HTL]") {
   std::mt19937_64 rng(20261123);
   const auto x = random_unit_rows(40, 6, rng);
   std::vector<std::int64_t> y;
@@ -67,7 +67,7 @@ TEST_CASE("class distances and d_0 equal the pairwise means by brute force [HTL 
   CHECK(cd.d.maxCoeff() <= 4);
 }
 
-TEST_CASE("thresholds and merges on a hand-made matrix [HTL Sec 3.2]", "[theory][HTL]") {
+TEST_CASE("thresholds and merges on a hand-made matrix [HTL Sec 4.1]", "[theory][HTL]") {
   // classes 0-1 at 0.5, 2-3 at 1.0, every other pair 3.0; d_0 = 0.4, L = 4:
   // d_l = l (4 - 0.4) / 4 + 0.4 = 0.4, 1.3, 2.2, 3.1, 4.0
   Eigen::MatrixXd d(4, 4);
@@ -95,7 +95,7 @@ TEST_CASE("thresholds and merges on a hand-made matrix [HTL Sec 3.2]", "[theory]
   }
 }
 
-TEST_CASE("the linkage decides a chain: single merges it, average and complete do not [HTL Sec 3.2]",
+TEST_CASE("the linkage decides a chain: single merges it, average and complete do not [HTL Sec 4.1]",
           "[theory][HTL]") {
   // a-b 1.0, b-c 1.0, a-c 3.5; d_0 = 0.1, L = 4: d_1 = 1.075. Single: {a,b,c} at level 1. Average: {a,b}, then
   // ({a,b}, c) = (3.5 + 1.0) / 2 = 2.25 >= 1.075, apart until d_3 = 3.025. Complete: 3.5, apart until d_4 = 4.
@@ -113,7 +113,7 @@ TEST_CASE("the linkage decides a chain: single merges it, average and complete d
 }
 
 TEST_CASE("properties on random features: nested partitions, one merge level per pair, the margin grows with tree "
-          "distance [HTL Sec 3.2-3.3]",
+          "distance [HTL Sec 4.1-4.2]",
           "[theory][HTL]") {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 6; ++trial) {
@@ -154,7 +154,7 @@ TEST_CASE("properties on random features: nested partitions, one merge level per
   }
 }
 
-TEST_CASE("bad input: a one-sample class, mismatched lengths, non-finite features, L < 1 [HTL Sec 3.2]",
+TEST_CASE("bad input: a one-sample class, mismatched lengths, non-finite features, L < 1 [HTL Sec 4.1]",
           "[theory][HTL]") {
   Eigen::MatrixXd x = Eigen::MatrixXd::Identity(3, 3);
   CHECK_THROWS_WITH(class_distances(x, {0, 0, 1}), Catch::Contains("class 1 has one sample"));
@@ -216,7 +216,7 @@ ClassTree recomputing_class_tree(const ClassDistances& cd, int levels, Linkage l
 // features (pinned seed) and on awkward matrices: distances from {0.5, 1, ..., 3.5} so that most pairs tie, and a
 // matrix that is not exactly symmetric (as class_distances' product can be in its last bits), where a sum's order
 // decides. Negative control: breaking ties the other way gives another tree on the tied matrices.
-TEST_CASE("the class tree with kept pair distances is the recomputing agglomeration's exactly [HTL Sec 3.2]",
+TEST_CASE("the class tree with kept pair distances is the recomputing agglomeration's exactly [HTL Sec 4.1]",
           "[theory][HTL]") {
   std::mt19937_64 rng(30);
   int tie_trees_that_differ = 0;

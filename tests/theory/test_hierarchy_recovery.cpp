@@ -12,7 +12,7 @@ using Catch::Matchers::WithinAbs;
 using Catch::Matchers::WithinRel;
 
 // Tolerances: each value is a sum of at most six logs or ratios of small integers: a few ulps; 1e-12 relative.
-TEST_CASE("partition agreement of a hand-made pair of partitions [HTL Sec 3.2, beyond the paper]", "[theory][HTL]") {
+TEST_CASE("partition agreement of a hand-made pair of partitions [HTL Sec 4.1, beyond the paper]", "[theory][HTL]") {
   const std::vector<std::int64_t> a = {0, 0, 1, 1, 2, 2}, b = {0, 0, 0, 1, 1, 1};
   const auto r = partition_agreement(a, b);
   // joint counts (0,0)=2 (1,0)=1 (1,1)=1 (2,1)=2: purity (2+1+2)/6, inverse purity (2+2)/6,
@@ -28,7 +28,7 @@ TEST_CASE("partition agreement of a hand-made pair of partitions [HTL Sec 3.2, b
   CHECK_THAT(s.nmi, WithinRel(r.nmi, 1e-12));
 }
 
-TEST_CASE("partition agreement: identical partitions score 1 whatever the names, a shuffled one less [HTL Sec 3.2, beyond the paper]",
+TEST_CASE("partition agreement: identical partitions score 1 whatever the names, a shuffled one less [HTL Sec 4.1, beyond the paper]",
           "[theory][HTL]") {
   std::vector<std::int64_t> a, renamed;
   for (int c = 0; c < 60; ++c) {
@@ -49,7 +49,7 @@ TEST_CASE("partition agreement: identical partitions score 1 whatever the names,
   CHECK_THROWS_AS(partition_agreement({}, {}), std::invalid_argument);
 }
 
-TEST_CASE("the tree level closest in node count to the known groups, ties to the lower level [HTL Sec 3.2, beyond the paper]",
+TEST_CASE("the tree level closest in node count to the known groups, ties to the lower level [HTL Sec 4.1, beyond the paper]",
           "[theory][HTL]") {
   const std::vector<std::vector<int>> node = {{0, 1, 2, 3, 4, 5}, {0, 0, 1, 1, 2, 2}, {0, 0, 0, 0, 0, 0}};
   const std::vector<std::int64_t> known = {0, 0, 0, 1, 1, 1};

@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <map>
+#include <set>
 
 using namespace dmlbench::theory;
 
@@ -77,9 +78,18 @@ TEST_CASE("negative controls: every theory row refutes its pinned perturbation [
           "[theory][claims][negative-control]") {
   const auto rs = all_claims(dmlbench::test::seeded_config(30));
   const auto& pinned = pinned_controls();
-  CHECK(rs.size() == pinned.size());
+  // the four papers' rows are pinned here; a paper added as a plug-in (issue 51) pins its rows' controls in its own
+  // test under tests/papers/, and here meets only the rule every row meets (a control that refutes, or why none)
+  const std::set<std::string> pinned_here = {"XHN", "XHN-A", "XGS", "HTL"};
+  std::size_t rows_here = 0;
+  for (const auto& r : rs) rows_here += pinned_here.count(r.paper);
+  CHECK(rows_here == pinned.size());
   for (const auto& r : rs) {
     INFO(r.id << " (" << name(r.verdict) << ")");
+    if (!pinned_here.count(r.paper)) {
+      CHECK((r.control.has_value() ? r.control->verdict != r.verdict : !r.control_not_applicable.empty()));
+      continue;
+    }
     REQUIRE(pinned.count(r.id) == 1);
     const std::string& want = pinned.at(r.id);
     if (want == "n/a") {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "dmlbench/theory/claims.hpp"
+#include "dmlbench/theory/paper_registry.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
 #include "dmlbench/theory/claims.hpp"
+#include "dmlbench/theory/paper_registry.hpp"
 
 #include "dmlbench/theory/triplet_sampler.hpp"
 
@@ -158,8 +159,11 @@ std::vector<Sample> thin_high_dimensions(const std::vector<Sample>& samples, int
 }
 
 std::vector<ClaimResult> all_claims(const CheckConfig& c) {
-  auto out = xhn_claims(c);
-  for (auto&& more : {xgs_claims(c), htl_claims(c)}) out.insert(out.end(), more.begin(), more.end());
+  std::vector<ClaimResult> out;
+  for (const auto& [paper, claims] : registered_theory_claims()) {  // in the papers' order (paper_registry.hpp)
+    auto more = claims(c);
+    out.insert(out.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
   return out;
 }
 

@@ -1,4 +1,4 @@
-// [HTL] claims about the class tree and the dynamic violate margin (Sec 3.2-3.3), checked on trees of random unit
+// [HTL] claims about the class tree and the dynamic violate margin (slides Sec 4.1-4.2), checked on trees of random unit
 // features with pinned seeds.
 #include "dmlbench/theory/claims.hpp"
 #include "dmlbench/theory/hierarchical_class_tree.hpp"
@@ -76,9 +76,10 @@ ClaimResult check_htl_class_distance_range(const CheckConfig& c) {
   ClaimResult r;
   r.id = "htl-class-distance-range";
   r.paper = "HTL";
-  r.equation = "Sec 3.2, d(p, q) and d_l";
-  r.statement = "for unit-length features the class distance d(p, q) varies from 0 to 4, so the top threshold d_L = 4 "
-                "merges every class into one root";
+  r.equation = "Sec 4.1, d(p, q) and d_l";
+  r.statement = "for unit-length features the class distance d(p, q) varies from 0 to 4; the top threshold d_L = 4 "
+                "then merges into one root every tree whose nodes lie less than 4 apart, while under the printed "
+                "strict 'less than d_l' two antipodal classes (distance exactly 4) stay two nodes";
   r.tolerance = 1e-12;
   r.tolerance_reason = "squared distances of unit vectors as means of sums of squares: a few eps of 4";
   const Forest f = forest(c);
@@ -98,14 +99,18 @@ ClaimResult check_htl_class_distance_range(const CheckConfig& c) {
   x << 1, 0, 0, 1, 0, 0, -1, 0, 0, -1, 0, 0;
   const auto ends = class_distances(x, {0, 0, 1, 1});
   r.max_error = std::max({r.max_error, std::abs(ends.d(0, 1) - 4.0), std::abs(ends.d(0, 0))});
+  // the strict '<' at the top: the two antipodal classes of the ends, 4 apart, are not merged at d_L = 4
+  const ClassTree ends_tree = build_class_tree(ends, 15);
+  const bool antipodal_apart = ends_tree.nodes(ends_tree.levels()) == 2;
   control = std::max({control, std::abs(ends.d(0, 1) - 2.0), std::abs(ends.d(0, 0))});
   r.control = ControlResult{"top of the range 2 in place of 4 (a factor 2 dropped)", control,
                             control <= r.tolerance ? Verdict::verified : Verdict::refuted};
   r.samples += 2;
-  r.verdict = r.max_error <= r.tolerance && split_roots == 0 ? Verdict::verified : Verdict::refuted;
+  r.verdict = r.max_error <= r.tolerance && split_roots == 0 && antipodal_apart ? Verdict::verified : Verdict::refuted;
   std::ostringstream o;
   o << f.cd.size() << " trees of 12 classes (16 levels, average linkage); trees whose top level is not one node: "
-    << split_roots;
+    << split_roots << "; the two antipodal classes: " << ends_tree.nodes(ends_tree.levels())
+    << " nodes at the top level";
   r.note = o.str();
   return r;
 }
@@ -114,7 +119,7 @@ ClaimResult check_htl_margin_attainable(const CheckConfig& c, double beta) {
   ClaimResult r;
   r.id = "htl-margin-attainable";
   r.paper = "HTL";
-  r.equation = "Sec 3.3, L_M and alpha_z";
+  r.equation = "Sec 4.2, L_M and alpha_z";
   r.statement = "every triplet can meet its dynamic violate margin: [|x_a - x_p| - |x_a - x_n| + alpha_z]_+ = 0 is "
                 "attainable on the unit sphere for every class pair (alpha_z = beta + d_H - s_{y_a}, as printed)";
   r.tolerance = 1e-12;

@@ -5,7 +5,7 @@
 
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
-#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/content_hash.hpp"
 
 #include <algorithm>
 #include <cmath>

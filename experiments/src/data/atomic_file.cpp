@@ -1,7 +1,7 @@
 // Atomic outputs and file sets (issue 29): temporary names, write errors checked at write and at close, renames last.
 #include "dmlbench/experiments/atomic_file.hpp"
 
-#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/content_hash.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

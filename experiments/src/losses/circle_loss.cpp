@@ -2,7 +2,7 @@
 // log[1 + sum_n exp(gamma a_n (s_n - D_n)) sum_p exp(-gamma a_p (s_p - D_p))], a_p = [1 + m - s_p]_+, a_n = [s_n + m]_+,
 // D_p = 1 - m, D_n = m; the weights a held constant in the gradient, as the paper's gradient and
 // pytorch-metric-learning's CircleLoss take them; the mean over anchors with a positive and a negative.
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include <limits>
 #endif

@@ -1,6 +1,6 @@
 // The contrastive loss over all pairs of the batch: delta D + (1 - delta)(alpha - D)_+, D the squared distance
 // ([LCC] Sec 3).
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 #endif

@@ -1,8 +1,8 @@
-// The hierarchical triplet loss of [HTL] Sec 3.3 over all triplets of the batch, with the class tree of the training
+// The hierarchical triplet loss of [HTL] Sec 4.2 over all triplets of the batch, with the class tree of the training
 // embeddings rebuilt every loss.htl_update_epochs epochs ([HTL] Algorithm 1); until the first tree the margin is
 // loss.margin for every class pair. The tree's class distances feed the anchor-neighbour sampler.
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/class_tree_json.hpp"
@@ -39,7 +39,7 @@ void check_htl_data(const RunConfig&, const std::vector<std::int64_t>& labels) {
 LossSpec htl_spec() {
   LossSpec s;
   s.name = "htl";
-  s.doc = "[HTL] Sec 3.3: all triplets of the batch, the class tree's dynamic violate margin";
+  s.doc = "[HTL] Sec 4.2: all triplets of the batch, the class tree's dynamic violate margin";
   s.shared_keys = {"loss.margin", "loss.distance"};
   s.settings = {
       ranged(config_key("loss.htl_beta", "number", 0.1, "htl: beta of the dynamic violate margin ([HTL]: 0.1)"), 0, 4),

@@ -1,5 +1,5 @@
 // The 2nd-order triplet loss L2nd on mined triplets: mean of softplus(S_an^2 / 2 - S_ap + S_ap^2 / 2) ([XHN eq 16]).
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 #endif

@@ -1,6 +1,6 @@
 // The margin loss with a learnable beta per class on mined pairs (a, p), (a, n) ([LCC] Sec 3, Wu et al. 2017); beta is
 // its own optimizer group and checkpoint file.
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 

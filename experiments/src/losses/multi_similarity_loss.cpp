@@ -1,6 +1,6 @@
 // The Multi-Similarity loss with its pair mining (Wang et al. 2019 eqs 10-12, 15), and [LCC] Sec 5.2.3's EPS + MS
 // (each anchor's most similar positive alone in the positive term).
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 #endif

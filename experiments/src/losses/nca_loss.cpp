@@ -1,6 +1,6 @@
 // The NCA triplet loss L1st with a similarity scale s on mined triplets: mean of softplus(s (S_an - S_ap)) ([XHN eq 1],
 // [XGS eq 4]).
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 #endif

@@ -1,6 +1,6 @@
 // The triplet margin loss on mined triplets, mean of [D(a,p) - D(a,n) + margin]_+ with squared, plain Euclidean or
 // cosine distance ([LCC] Sec 3, [XHN] eq 28's vanilla loss L^v; Schroff et al. 2015).
-#include "dmlbench/experiments/loss_registration.hpp"
+#include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/metric_losses.hpp"
 #endif

@@ -30,7 +30,7 @@ std::string audit_markdown(const std::vector<ClaimRow>& rows) {
     const std::string printed = s.quote + (s.rebuilt_from.empty() ? "" : " (rebuilt from: " + s.rebuilt_from + ")");
     o << "| `" << r.id << "` | " << markdown_cell(s.scope) << " | " << r.verdict << " | " << markdown_cell(printed)
       << " | " << markdown_cell(s.checks) << " | " << markdown_cell(s.differs) << " | "
-      << markdown_cell(s.id.empty() ? "" : joined(s.assumptions)) << " | "
+      << markdown_cell(s.id.empty() ? "" : joined(row_assumptions(r))) << " | "
       << markdown_cell(s.id.empty() ? "" : joined(s.deviations)) << " | " << markdown_cell(s.free) << " | "
       << markdown_cell(s.action) << " |\n";
   }

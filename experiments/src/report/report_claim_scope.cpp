@@ -1,6 +1,8 @@
 // The claim-scope files (issue 32): <layer>/scopes/<PAPER>.json, one entry per claim row, read and checked.
 #include "dmlbench/experiments/report_claim_scope.hpp"
 
+#include "dmlbench/experiments/hand_typed_result.hpp"
+
 #include "dmlbench/experiments/json_fields.hpp"
 
 #include <nlohmann/json.hpp>
@@ -42,6 +44,22 @@ static std::vector<std::string> string_list(const json& j, const char* key, cons
   return out;
 }
 
+// Issue 50 item 3: no text of an entry types a run's result (the report prints them from the runs); the audit's
+// checks, differs and free cells state no verdict either (the action cell is a change log: "Was: ..." may).
+static void refuse_hand_typed_results(const ClaimScope& s, const std::string& where) {
+  const auto refuse = [&](const std::string& text, const std::string& key, bool outcome_words) {
+    if (const std::string hit = hand_typed_result(text, outcome_words); !hit.empty())
+      throw std::runtime_error(where + ": " + key + " types a run's result by hand ('" + hit +
+                               "'): the report prints the measured values, the decision rule and the verdict itself");
+  };
+  for (const auto& a : s.assumptions) refuse(a, "\"assumptions\"", false);
+  for (const auto& d : s.deviations) refuse(d, "\"deviations\"", false);
+  refuse(s.checks, "audit \"checks\"", true);
+  refuse(s.differs, "audit \"differs\"", true);
+  refuse(s.free, "audit \"free\"", true);
+  refuse(s.action, "audit \"action\"", false);
+}
+
 // One entry of a scope file; `where` = "FILE: row ID".
 static ClaimScope parse_entry(const json& e, const std::string& paper, const std::string& layer,
                               const std::string& where) {
@@ -69,6 +87,7 @@ static ClaimScope parse_entry(const json& e, const std::string& paper, const std
   s.differs = nonempty_string(audit, "differs", aw);
   s.free = required_string(audit, "free", aw);  // "" where the check fixes nothing the paper leaves free
   s.action = nonempty_string(audit, "action", aw);
+  refuse_hand_typed_results(s, where);
   return s;
 }
 

@@ -1,6 +1,7 @@
 // The report's claims as Markdown (the claims table, the errata, the refutations, the verdict counts) and as JSON.
 #include "dmlbench/experiments/report_claims_table.hpp"
 
+#include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_text.hpp"
 
 #include <map>
@@ -149,6 +150,14 @@ std::string paper_tally_markdown(const std::vector<ClaimRow>& rows) {
   return o.str();
 }
 
+std::vector<std::string> row_assumptions(const ClaimRow& row) {
+  std::vector<std::string> a;
+  if (row.training())
+    if (std::string rule = claim_rule_text(row.statistics); !rule.empty()) a.push_back(std::move(rule));
+  a.insert(a.end(), row.scope.assumptions.begin(), row.scope.assumptions.end());
+  return a;
+}
+
 json claims_json(const std::vector<ClaimRow>& rows) {
   json a = json::array();
   for (const auto& r : rows) {
@@ -163,7 +172,7 @@ json claims_json(const std::vector<ClaimRow>& rows) {
       if (!r.scope.quote.empty()) c["quote"] = r.scope.quote;
       if (!r.scope.rebuilt_from.empty()) c["rebuilt_from"] = r.scope.rebuilt_from;
       if (!r.scope.id.empty()) {
-        c["assumptions"] = r.scope.assumptions;
+        c["assumptions"] = row_assumptions(r);
         c["deviations"] = r.scope.deviations;
       }
     }

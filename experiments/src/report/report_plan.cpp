@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/report_sweeps.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
+#include "dmlbench/theory/paper_registry.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -38,7 +39,7 @@ std::string num(double v) {
 std::string stage_dir(const ReportConfig& cfg, const std::string& name) { return cfg.work + "/" + name; }
 
 // `theory check` or `sim check` (layer "theory" or "sim"): claims.json and CLAIMS.md.
-Stage claims_stage(const ReportConfig& cfg, const char* name, const char* title, const char* layer, double seconds) {
+Stage claims_stage(const ReportConfig& cfg, const char* name, const std::string& title, const char* layer, double seconds) {
   Stage s = make_stage(name, title, {"claims.json", "CLAIMS.md"}, seconds);
   s.commands.push_back({{cfg.self, layer, "check", "--json", stage_dir(cfg, s.name) + "/claims.json", "--markdown",
                          stage_dir(cfg, s.name) + "/CLAIMS.md"}, true});
@@ -103,15 +104,19 @@ Stage sims_minimizers_stage(const ReportConfig& cfg) {
 // over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
 // that decide nothing).
 void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfile& prof,
-                        const std::vector<Reproduction>& family) {
+                        const std::vector<Reproduction>& family, const std::string& multiplicity) {
   if (prof.cap() <= prof.seeds) return;
-  const SeedSpending spending{prof.seeds, prof.cap(), std::max<std::size_t>(planned_family_size(family), 1), r.alpha};
+  const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
+  const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m)};
   const std::size_t least = first_decidable_seeds(spending.level());
   if (least == 0 || std::size_t(prof.cap()) < least) {
     std::ostringstream o;
     o << r.file << ": profile seeds_cap " << prof.cap() << " is below " << least
-      << ", the fewest seeds whose anytime interval can decide at level " << r.alpha << " / " << spending.family
-      << " (the report's family): raise it";
+      << ", the fewest seeds whose anytime interval can decide at level " << r.alpha;
+    if (spending.planned_selected > 0) o << " x " << spending.planned_selected;
+    o << " / " << spending.family << " (the report's family";
+    if (spending.planned_selected > 0) o << ", e-BH's planned selection";
+    o << "): raise it";
     throw config_error(o.str());
   }
   s.spending = spending;
@@ -131,7 +136,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
     } else {
       s.commands.push_back({{cfg.self, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out",
                              stage_dir(cfg, s.name), "--resume"}, false});
-      plan_seed_spending(s, r, r.profiles.at(cfg.profile), family);
+      plan_seed_spending(s, r, r.profiles.at(cfg.profile), family, cfg.multiplicity);
     }
     s.code = {"theory", "sims", "experiments"};
     st.push_back(s);
@@ -144,7 +149,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
                          t.tuned.profiles.at(cfg.profile).estimate_seconds);
     s.commands.push_back({{cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile, "--out",
                            stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file}, false});
-    plan_seed_spending(s, t.tuned, t.tuned.profiles.at(cfg.profile), tuned_family);
+    plan_seed_spending(s, t.tuned, t.tuned.profiles.at(cfg.profile), tuned_family, cfg.multiplicity);
     s.code = {"theory", "sims", "experiments"};
     s.inputs = {{"tuned", t.results}};  // its own study (the folder tuned/ is left out of every stage's code hash)
     st.push_back(s);
@@ -190,9 +195,10 @@ std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cf
 
 std::vector<Stage> plan_report_stages(const ReportConfig& cfg) {
   std::vector<Stage> st;
-  st.push_back(claims_stage(cfg, "theory-claims", "theory checks ([XHN], [XHN-A], [XGS], [HTL])", "theory", 3));
+  // the papers each layer checks, from the registry (theory/papers/)
+  st.push_back(claims_stage(cfg, "theory-claims", "theory checks (" + theory::paper_keys_text("theory") + ")", "theory", 3));
   st.push_back(theory_figures_stage(cfg));
-  st.push_back(claims_stage(cfg, "sims-claims", "class-collapse checks ([LCC])", "sim", 20));
+  st.push_back(claims_stage(cfg, "sims-claims", "class-collapse checks (" + theory::paper_keys_text("sims") + ")", "sim", 20));
   st.push_back(sims_phase_stage(cfg));
   st.push_back(sims_minimizers_stage(cfg));
   add_reproduction_stages(st, cfg);

@@ -20,6 +20,11 @@ std::size_t planned_family_size(const std::vector<Reproduction>& reproductions) 
   return ids.size();
 }
 
+std::size_t planned_selected(const std::string& multiplicity, std::size_t family) {
+  if (multiplicity != "bh") return 0;
+  return std::max<std::size_t>(1, std::size_t(std::lround(kPlannedSelectedShare * double(family))));
+}
+
 std::size_t first_decidable_seeds(double level, std::size_t limit) {
   if (!(level > 0 && level < 1)) throw std::invalid_argument("a level must lie in (0, 1)");
   for (std::size_t n = 2; n <= limit; ++n)
@@ -68,7 +73,7 @@ std::vector<SeedLook> spend_seeds(const SeedSpending& sp, const std::function<js
                                   const std::function<void(const SeedLook&)>& on_look) {
   std::vector<SeedLook> looks;
   for (int n = sp.first;; ++n) {
-    looks.push_back(look_at_stage(read_summary(), ClaimFamily{sp.family, 0}, std::size_t(sp.cap)));
+    looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.cap)));
     if (on_look) on_look(looks.back());
     if (!looks.back().more() || n >= sp.cap) return looks;
     run_with_seeds(n + 1);

@@ -2,9 +2,10 @@
 // whether its outputs in the work folder are current, so that an unchanged stage is not rerun.
 #include "dmlbench/experiments/report_stage_hash.hpp"
 
-#include "dmlbench/experiments/report_hash.hpp"
+#include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_io.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 
@@ -35,14 +36,26 @@ static json commands_json(const Stage& s, const std::string& work) {
   return cmds;
 }
 
+std::vector<std::string> stage_code_skips(const Stage& s) {
+  auto skip = report_builder_files();
+  skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
+  skip.push_back("*.md");    // the layers' documentation: no stage reads it
+  // the papers' plug-ins (their entries and theory checks, issue 51): only a stage that runs `theory check` reads them,
+  // so a paper added with theory claims reruns that stage and no training stage
+  const bool theory_checks = std::any_of(s.commands.begin(), s.commands.end(), [](const StageCommand& c) {
+    return std::adjacent_find(c.argv.begin(), c.argv.end(), [](const std::string& a, const std::string& b) {
+             return a == "theory" && b == "check";
+           }) != c.argv.end();
+  });
+  if (!theory_checks) skip.insert(skip.end(), {"theory/papers/", "theory/src/claims_"});
+  return skip;
+}
+
 // The build files and the layers the stage runs (theory <- sims <- experiments), without the report builder.
 static std::string code_hash(const Stage& s, const std::string& source_dir) {
   std::vector<std::string> code = {"CMakeLists.txt", "cmake", "apps"};
   code.insert(code.end(), s.code.begin(), s.code.end());
-  auto skip = report_builder_files();
-  skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
-  skip.push_back("*.md");    // the layers' documentation: no stage reads it
-  return tree_hash(source_dir, code, skip);
+  return tree_hash(source_dir, code, stage_code_skips(s));
 }
 
 // The notebooks stage: the notebooks, the manifest, the hashes of the stages it reads; its outputs the figures.

@@ -1,4 +1,4 @@
-// Anchor-neighbour (A-N) batches of [HTL] Sec 3.3: batch.classes / batch.classes_per_anchor random anchor classes, each
+// Anchor-neighbour (A-N) batches of [HTL] Sec 4.2: batch.classes / batch.classes_per_anchor random anchor classes, each
 // with its nearest classes by the loss's class tree; class-balanced batches until the first tree.
 #include "dmlbench/experiments/anchor_neighbour_sampler.hpp"
 #include "dmlbench/experiments/batch_sampler_spec.hpp"

@@ -223,4 +223,15 @@ std::string claim_level_text(const json& s) {
   return o.str();
 }
 
+std::string claim_rule_text(const json& s) {
+  if (!s.contains("decision") || !s.contains("per_seed")) return "";
+  std::ostringstream o;
+  o << "decided by the bench, not the paper: the " << s["per_seed"].value("n", std::size_t(0)) << " per-seed "
+    << (s.contains("bound") ? "values minus the bound" : "differences (treatment - baseline, paired by seed)")
+    << " in the anytime-valid interval (e-value of the one-sample t, g = " << s["decision"].value("g", 1.0) << ") at "
+    << claim_level_text(s) << "; verified or refuted: the interval on one side of 0; not-reproduced: inside +-delta ("
+    << s.value("smallest_effect_reason", std::string("delta")) << "); else inconclusive";
+  return o.str();
+}
+
 }  // namespace dmlbench::experiments

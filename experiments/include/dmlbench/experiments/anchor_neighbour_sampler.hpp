@@ -1,4 +1,4 @@
-// Anchor-neighbour (A-N) sampling of the hierarchical triplet loss ([HTL] Sec 3.3): l' anchor classes, each with its
+// Anchor-neighbour (A-N) sampling of the hierarchical triplet loss ([HTL] Sec 4.2): l' anchor classes, each with its
 // m - 1 nearest classes, t images per class: a batch of n = l' m t images. Torch-free.
 #pragma once
 
@@ -14,7 +14,7 @@ struct AnchorNeighbourConfig {
   int per_class = 4;          // t
 };
 
-// distances: C x C row-major class distances (d(p, q) of [HTL] Sec 3.2); items[c]: the item indices of class c.
+// distances: C x C row-major class distances (d(p, q) of [HTL] Sec 4.1); items[c]: the item indices of class c.
 // Stated rules where the slides are silent: each anchor is drawn uniformly from the classes not yet in the batch, and
 // its neighbours are its m - 1 nearest classes not yet in the batch (ties by class index), so the batch always holds
 // l' m distinct classes; each class's t items are drawn without replacement. Throws std::invalid_argument when

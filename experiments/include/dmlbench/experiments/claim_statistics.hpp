@@ -77,4 +77,10 @@ bool claim_statistics_testable(const nlohmann::ordered_json& statistics);
 // "the anytime interval at level 0.05 / 75 = 0.00067" style text of the decision's level.
 std::string claim_level_text(const nlohmann::ordered_json& statistics);
 
+// The decision rule of a decided object as one assumption of its row (issue 50 item 3: generated from the object, so
+// that no scope entry types a test, level or seed count that a later run makes stale): "decided by the bench, not the
+// paper: the 8 per-seed differences (treatment - baseline, paired by seed) in the anytime-valid interval at level
+// ...". "" for an object without a decision.
+std::string claim_rule_text(const nlohmann::ordered_json& statistics);
+
 }  // namespace dmlbench::experiments

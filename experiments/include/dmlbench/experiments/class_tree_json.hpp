@@ -1,4 +1,4 @@
-// The [HTL] class tree (Sec 3.2) as JSON: what `dmlbench htl tree --out` and an HTL training run (htl_tree.json) write.
+// The [HTL] class tree (slides Sec 4.1) as JSON: what `dmlbench htl tree --out` and an HTL training run (htl_tree.json) write.
 // Header-only and torch-free, so the command line and the training engine share it.
 #pragma once
 

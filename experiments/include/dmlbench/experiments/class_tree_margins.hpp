@@ -1,4 +1,4 @@
-// [HTL] Sec 3.2-3.3 during training (Algorithm 1, step 7): the class tree of the training set's embeddings, the table
+// [HTL] Sec 4.1-4.2 during training (Algorithm 1, step 7): the class tree of the training set's embeddings, the table
 // of dynamic violate margins alpha(y_a, y_n) it gives (its JSON: class_tree_json.hpp).
 #pragma once
 

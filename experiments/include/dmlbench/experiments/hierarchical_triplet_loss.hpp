@@ -1,4 +1,4 @@
-// The hierarchical triplet loss of [HTL] Sec 3.3: L_M = 1 / (2 Z_M) sum_z [ |x_a - x_p| - |x_a - x_n| + alpha_z ]_+,
+// The hierarchical triplet loss of [HTL] Sec 4.2: L_M = 1 / (2 Z_M) sum_z [ |x_a - x_p| - |x_a - x_n| + alpha_z ]_+,
 // alpha_z the dynamic violate margin of the anchor's and the negative's classes (theory/hierarchical_class_tree.hpp),
 // Z_M the number of triplets in the batch.
 #pragma once

@@ -24,6 +24,9 @@ std::string verdict_counts_text(const std::vector<ClaimRow>& rows);
 // named in a line. "" when no scopes are attached.
 std::string paper_tally_markdown(const std::vector<ClaimRow>& rows);
 nlohmann::ordered_json claims_json(const std::vector<ClaimRow>& rows);
+// A row's assumptions as claims.json and AUDIT.md print them: a decided training row's decision rule first
+// (claim_rule_text, generated from its statistics), then its scope entry's.
+std::vector<std::string> row_assumptions(const ClaimRow& row);
 // AUDIT.md's table (issue 32): per row the printed statement, what the bench checks, where they differ, what the check
 // fixes, where the run deviates, how the statement fares with what is fixed left free, and what changed.
 std::string audit_markdown(const std::vector<ClaimRow>& rows);

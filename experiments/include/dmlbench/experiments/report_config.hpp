@@ -19,7 +19,9 @@ struct ReportConfig {
   bool force = false;               // rerun every stage even when its hash is unchanged
   bool allow_dirty = false;         // write the committed reports/ from a tree with uncommitted changes (the report
                                     // then says so)
-  std::string multiplicity = "holm";  // holm | bh: the adjustment of the training claims' p (multiplicity.hpp)
+  // bh | holm: the training claims' family rule, e-BH (false discovery rate; the default since issue 49 item 5: its
+  // seed spending decides more claims for fewer seeds, bench/README.md) or Bonferroni on e-values (family-wise error)
+  std::string multiplicity = "bh";
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them
                                     // (`sweep collect --require-complete`) instead of running `reproduce`
 };

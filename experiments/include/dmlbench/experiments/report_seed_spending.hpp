@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -39,14 +40,27 @@ struct SeedLook {
 // std::runtime_error for a summary without "variants".
 SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t cap);
 
+// The share of the family that e-BH's looks plan to select: a look under `--multiplicity bh` decides at
+// alpha x 0.6 (R = 0.6 m), where the Bonferroni looks decide at alpha / m. The report's verdicts are e-BH's at the R it
+// finds at the end, whatever the looks planned: a stopped e-process is an e-value at any stopping time, so the plan
+// sets only how many seeds are spent. 0.6 is bench/anytime_seed_budget.py's plan: at cap 10 it spends x1.51 today's
+// stage-seconds for 15.6 undecided of 75, where looks at alpha / m spend x1.86 for 17.2 (bench/README.md).
+constexpr double kPlannedSelectedShare = 0.6;
+
 // A stage's seed spending (report_plan.hpp's Stage::spending): its first look's seeds, its cap, the planned family's
-// size and alpha.
+// size, alpha, and for e-BH the number of claims its looks plan to select (0: Bonferroni).
 struct SeedSpending {
   int first = 0, cap = 0;
   std::size_t family = 1;
   double alpha = 0.05;
-  double level() const { return alpha / double(family); }  // the planned family's level (Bonferroni)
+  std::size_t planned_selected = 0;
+  ClaimFamily looked_in() const { return {family, planned_selected}; }
+  // the looks' level: alpha / m (Bonferroni), or alpha R / m with e-BH's planned R
+  double level() const { return alpha * double(std::max<std::size_t>(planned_selected, 1)) / double(family); }
 };
+
+// e-BH's planned R of a family of m: round(kPlannedSelectedShare m), at least 1; 0 (Bonferroni) for "holm".
+std::size_t planned_selected(const std::string& multiplicity, std::size_t family);
 
 // The loop: look at the stage's summary (read_summary), and while a claim waits and the seeds are below the cap, run
 // the stage again with one more seed (run_with_seeds(n + 1)) and look again. on_look sees every look. Returns the

@@ -16,6 +16,10 @@ namespace dmlbench::experiments {
 
 // Files of the report builder itself (apps/report_*, experiments' report_*): not inputs of any stage's code hash.
 const std::vector<std::string>& report_builder_files();
+// What a stage's code hash leaves out (tree_hash's skip): the report builder's files, the tuning studies, the
+// documentation, and, for every stage that does not run `theory check`, the papers' plug-ins (theory/papers/ and the
+// papers' theory checks theory/src/claims_*), so that adding a paper's theory claims reruns no training stage.
+std::vector<std::string> stage_code_skips(const Stage& s);
 
 // Sets config and hash of every stage, in order: its commands (work folder written $WORK) plus the hash of the
 // sources of the layers it runs (so an edit reruns exactly the stages it can change, committed or not); the

@@ -38,16 +38,20 @@ Eigen::MatrixXd f2_distances(const NoisyLabelModel& m, double alpha);
 
 // E O_EPSmargin with every anchor's beta_i at its optimum. Exact: anchor i's share is convex and piecewise linear in
 // beta_i (non-negative weights on (D_ij - beta_i + alpha)_+ and (beta_i - D_ij + alpha)_+), so its minimum lies at
-// one of its kinks D_ij +- alpha, or beyond all of them where it is constant; every kink of every row is tried.
+// one of its kinks D_ij +- alpha, or beyond all of them where it is constant; every kink of every row is tried. With
+// `nonnegative`, over beta_i >= 0 only: the kinks >= 0 and 0 itself (where a kink below 0 was the free minimum, the
+// constrained one lies at 0 or at a kink above it).
 struct MarginBetaOptimum {
   double cost = 0;
   Eigen::VectorXd beta;
 };
-MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D);
+MarginBetaOptimum optimal_margin_betas(const ObjectiveConfig& c, const Eigen::MatrixXd& D, bool nonnegative = false);
 
 // How Claims 1-2's comparison sets the margin loss's beta, which [LCC] App. B leaves free (the proof keeps
-// beta_{x_i} symbolic): alpha for every point, or per anchor at its optimum for each embedding.
-enum class MarginBeta { alpha, optimised };
+// beta_{x_i} symbolic): alpha for every point, or per anchor at its optimum for each embedding, over every real beta
+// (optimised, where beta ~ -alpha switches every negative term off) or over beta >= 0 (optimised_nonnegative: a
+// margin boundary at a distance, as the margin loss's beta is).
+enum class MarginBeta { alpha, optimised, optimised_nonnegative };
 
 // Smallest n (a multiple of 2t, up to n_max) from which E O_EPS(f2) < E O_EPS(f1) holds for every larger n tried
 // (Claims 1-2's M); -1 if the inequality still fails at n_max. Betas (margin only): as `beta` says.

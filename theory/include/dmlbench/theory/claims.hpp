@@ -128,7 +128,7 @@ std::vector<Sample> thin_high_dimensions(const std::vector<Sample>& samples, int
 // [XHN] and [XHN-A] claims (items 1-7 of the bench), [XGS] claims (item 8), and all of them.
 std::vector<ClaimResult> xhn_claims(const CheckConfig& c);
 std::vector<ClaimResult> xgs_claims(const CheckConfig& c);
-std::vector<ClaimResult> htl_claims(const CheckConfig& c);  // [HTL] Sec 3.2-3.3 (claims_htl.cpp)
+std::vector<ClaimResult> htl_claims(const CheckConfig& c);  // [HTL] Sec 4.1-4.2 (claims_htl.cpp)
 std::vector<ClaimResult> all_claims(const CheckConfig& c);
 
 // Single claims, for the tests.

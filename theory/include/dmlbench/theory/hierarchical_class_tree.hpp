@@ -1,4 +1,4 @@
-// The class-level hierarchy and dynamic violate margin of the hierarchical triplet loss ([HTL] Sec 3.2-3.3: class
+// The class-level hierarchy and dynamic violate margin of the hierarchical triplet loss ([HTL] Sec 4.1-4.2: class
 // distance d(p, q), average inner distance d_0, merge thresholds d_l = l (4 - d_0) / L + d_0, alpha_z = beta +
 // d_H(y_a, y_n) - s_{y_a}). Eigen only; features are rows, assumed L2-normalised as [HTL] says (then every squared
 // distance lies in [0, 4]); nothing here requires it, but thresholds above 4 then merge every class.
@@ -12,7 +12,7 @@
 
 namespace dmlbench::theory {
 
-// Class distances of features grouped by label ([HTL] Sec 3.2): d(p, q) = mean over i in p, j in q of |r_i - r_j|^2
+// Class distances of features grouped by label ([HTL] Sec 4.1): d(p, q) = mean over i in p, j in q of |r_i - r_j|^2
 // (also for p = q, where it includes i = j); s_c = mean over i != j in c of |r_i - r_j|^2 (the class's average inner
 // distance, [HTL] eq for s_{y_a}); d_0 = mean of s_c over classes. Classes are the sorted distinct labels.
 struct ClassDistances {

@@ -1,4 +1,4 @@
-// How well a level of a learned class tree ([HTL] Sec 3.2) recovers a known grouping of the classes (letters within
+// How well a level of a learned class tree ([HTL] Sec 4.1) recovers a known grouping of the classes (letters within
 // scripts): purity, inverse purity and NMI of two partitions of the same classes. Beyond [HTL], which draws its tree
 // but does not score it.
 #pragma once

@@ -1,5 +1,6 @@
-// The content hashes behind the report's caching: FNV-1a of a text, and of every file under a set of folders.
-#include "dmlbench/experiments/report_hash.hpp"
+// FNV-1a content hashes: of a text, and of every file under a set of folders (the report's stage caching, a checkpoint's
+// file entries, a tuning space).
+#include "dmlbench/experiments/content_hash.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,10 +38,11 @@ static std::vector<std::string> files_under(const std::string& root, const std::
   return files;
 }
 
-// Whether `skip`'s entry s leaves out the file f (relative path) named `name`: a folder ("scopes/"), a suffix
-// ("*.md") or a name prefix ("report_").
+// Whether `skip`'s entry s leaves out the file f (relative path) named `name`: a folder ("scopes/", or a path to one,
+// "theory/papers/"), a suffix ("*.md"), a path prefix ("theory/src/claims_") or a name prefix ("report_").
 static bool skips(const std::string& s, const std::string& f, const std::string& name) {
   if (s.back() == '/') return ("/" + f).find("/" + s) != std::string::npos;
+  if (s.find('/') != std::string::npos) return f.rfind(s, 0) == 0;
   if (s.front() == '*') {
     const std::string suffix = s.substr(1);
     return name.size() >= suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;

@@ -1,0 +1,156 @@
+// The README's layers, checked on the includes (issue 51 item 4): theory <- sims <- experiments <- apps, no
+// torch/torch.h in theory/ or sims/, and inside experiments/src/ the parts in the order of the README's block
+// "layers of experiments/src, highest first": a file includes only its own part and the parts below it.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSource = DMLBENCH_SOURCE_DIR;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// The README block's parts: part -> rank (the lowest line 0).
+std::map<std::string, int> readme_ranks(const std::string& readme) {
+  const std::string marker = "<!-- layers of experiments/src, highest first -->\n```\n";
+  const auto at = readme.find(marker);
+  if (at == std::string::npos) throw std::runtime_error("README.md has no block \"layers of experiments/src\"");
+  const auto end = readme.find("```", at + marker.size());
+  std::istringstream in(readme.substr(at + marker.size(), end - at - marker.size()));
+  std::vector<std::vector<std::string>> lines;
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    lines.emplace_back();
+    for (std::string w; words >> w;) lines.back().push_back(w);
+  }
+  std::map<std::string, int> rank;
+  for (std::size_t k = 0; k < lines.size(); ++k)
+    for (const auto& part : lines[k]) rank[part] = int(lines.size() - 1 - k);
+  return rank;
+}
+
+std::vector<std::string> includes_of(const std::string& text, const std::regex& re) {
+  std::vector<std::string> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), re), end; it != end; ++it) out.push_back((*it)[1]);
+  return out;
+}
+
+// Every include of experiments/src/<part>/ that reaches a part of a higher rank, or a part on its own line that is
+// not itself, as "src/data/a.cpp -> engine (b.hpp)". `root` holds src/ and include/dmlbench/experiments/.
+std::vector<std::string> climbing_includes(const fs::path& root, const std::map<std::string, int>& rank) {
+  const std::regex pub(R"re(#include "dmlbench/experiments/([^"]+)")re"), rel(R"re(#include "\.\./(\w+)/)re");
+  std::map<std::string, std::string> owner;  // header stem -> part holding its .cpp
+  for (const auto& part : fs::directory_iterator(root / "src"))
+    for (const auto& f : fs::directory_iterator(part.path()))
+      if (f.path().extension() == ".cpp") owner[f.path().stem().string()] = part.path().filename().string();
+  std::map<std::string, std::set<std::string>> header_parts;  // a public header -> the parts it belongs to
+  std::function<std::set<std::string>(const std::string&, int)> parts_of = [&](const std::string& h, int depth) {
+    const std::string stem = fs::path(h).stem().string();
+    if (owner.count(stem)) return std::set<std::string>{owner[stem]};
+    std::set<std::string> out;
+    if (depth > 20) return out;
+    for (const auto& x : includes_of(slurp(root / "include/dmlbench/experiments" / h), pub))
+      for (const auto& p : parts_of(x, depth + 1)) out.insert(p);
+    return out;
+  };
+  std::vector<std::string> bad;
+  for (const auto& part : fs::directory_iterator(root / "src")) {
+    const std::string me = part.path().filename().string();
+    if (!rank.count(me)) {
+      bad.push_back("src/" + me + "/: a part the README's block does not place");
+      continue;
+    }
+    for (const auto& f : fs::directory_iterator(part.path())) {
+      const std::string text = slurp(f.path()), name = "src/" + me + "/" + f.path().filename().string();
+      std::vector<std::pair<std::string, std::string>> reached;  // (part, via)
+      for (const auto& h : includes_of(text, pub))
+        for (const auto& p : parts_of(h, 0)) reached.emplace_back(p, h);
+      for (const auto& p : includes_of(text, rel)) reached.emplace_back(p, "../" + p + "/");
+      for (const auto& [p, via] : reached)
+        if (p != me && (!rank.count(p) || rank.at(p) >= rank.at(me))) bad.push_back(name + " -> " + p + " (" + via + ")");
+    }
+  }
+  return bad;
+}
+
+// Files under `dir` (recursively) whose text matches `re`, relative to the source tree.
+std::vector<std::string> files_matching(const std::string& dir, const std::regex& re) {
+  std::vector<std::string> out;
+  for (const auto& f : fs::recursive_directory_iterator(kSource + "/" + dir))
+    if (f.is_regular_file() && std::regex_search(slurp(f.path()), re))
+      out.push_back(fs::relative(f.path(), kSource).string());
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+  std::string o;
+  for (const auto& s : v) o += "\n  " + s;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("layers: no include climbs the README's order of experiments/src, and theory and sims stay below",
+          "[report][layers]") {
+  const auto rank = readme_ranks(slurp(kSource + "/README.md"));
+  REQUIRE(rank.at("common") == 0);
+  REQUIRE(rank.at("losses") > rank.at("engine"));
+  const auto bad = climbing_includes(kSource + "/experiments", rank);
+  INFO("includes that climb:" << joined(bad));
+  CHECK(bad.empty());
+  const auto theory_up = files_matching("theory", std::regex(R"(#include [<"](dmlbench/(sims|experiments)/|torch/))"));
+  INFO("theory/ including sims, experiments or torch:" << joined(theory_up));
+  CHECK(theory_up.empty());
+  const auto sims_up = files_matching("sims", std::regex(R"(#include [<"](dmlbench/experiments/|torch/))"));
+  INFO("sims/ including experiments or torch:" << joined(sims_up));
+  CHECK(sims_up.empty());
+  const auto libs_up = files_matching("experiments", std::regex(R"(#include [<"]CLI/|#include "\.\./\.\./apps/)"));
+  INFO("experiments/ including command-line code:" << joined(libs_up));
+  CHECK(libs_up.empty());
+}
+
+// The negative control: a small tree with one include that climbs (data -> engine, through a header whose .cpp
+// sits in engine/, and through a header-only one that includes it) and one that descends.
+TEST_CASE("layers: the check finds an include that climbs, directly or through a header-only header",
+          "[report][layers]") {
+  const fs::path root = fs::temp_directory_path() / "dmlbench-test-layers";
+  fs::remove_all(root);
+  fs::create_directories(root / "src/data");
+  fs::create_directories(root / "src/engine");
+  fs::create_directories(root / "include/dmlbench/experiments");
+  std::ofstream(root / "src/engine/step.cpp") << "#include \"dmlbench/experiments/reader.hpp\"\n";
+  std::ofstream(root / "src/data/reader.cpp") << "#include \"dmlbench/experiments/step.hpp\"\n";
+  std::ofstream(root / "src/data/other.cpp") << "#include \"dmlbench/experiments/glue.hpp\"\n";
+  std::ofstream(root / "include/dmlbench/experiments/glue.hpp") << "#include \"dmlbench/experiments/step.hpp\"\n";
+  const std::map<std::string, int> rank = {{"data", 0}, {"engine", 1}};
+  auto bad = climbing_includes(root, rank);
+  std::sort(bad.begin(), bad.end());
+  CHECK(bad == std::vector<std::string>{"src/data/other.cpp -> engine (glue.hpp)",
+                                        "src/data/reader.cpp -> engine (step.hpp)"});
+  // a part the README does not place is named
+  fs::create_directories(root / "src/extra");
+  CHECK_THAT(climbing_includes(root, rank),
+             Catch::VectorContains(std::string("src/extra/: a part the README's block does not place")));
+  fs::remove_all(root);
+  // the README block read: highest first
+  const auto r = readme_ranks("x\n<!-- layers of experiments/src, highest first -->\n```\ntop\nmid a\nlow\n```\n");
+  CHECK(r == std::map<std::string, int>{{"top", 2}, {"mid", 1}, {"a", 1}, {"low", 0}});
+  CHECK_THROWS_WITH(readme_ranks("no block"), Catch::Contains("no block \"layers of experiments/src\""));
+}
