@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 #include "dmlbench/experiments/metric_losses.hpp"
 #include "dmlbench/experiments/trimmed_loss.hpp"
+#include "dmlbench/experiments/training_loss.hpp"
 #include "dmlbench/theory/gradient_decomposition.hpp"
 
 #include <catch2/catch.hpp>
@@ -383,4 +384,31 @@ TEST_CASE("HTL over all triplets of the batch equals the triplet-by-triplet loss
   CHECK(std::abs(sq.loss.item<double>() - all.loss.item<double>()) > 1e-3);
   CHECK_THROWS_WITH(hierarchical_triplet_loss_all(x0, torch::zeros({12}, torch::kInt64), tree),
                     Catch::Contains("no triplet in the batch"));
+}
+
+// Issue 51 item 5: the registered MS loss reads its settings once, typed, when built; through the registry it gives
+// the same bits as the formula called with the same settings, for non-default values of every one of them (a setting
+// read wrongly, or not at all, shows as a difference; the control changes one setting and must differ).
+TEST_CASE("the registered Multi-Similarity loss passes each of its settings to the formula [Wang et al. eq 15]",
+          "[losses]") {
+  const auto j = nlohmann::ordered_json::parse(R"({"dataset": {"name": "mnist", "data_dir": "data/mnist"},
+      "model": {"name": "small-conv", "normalize": true}, "loss": {"name": "ms"}})");
+  const auto c = parse_run_config(j, {"loss.ms_alpha=3", "loss.ms_beta=40", "loss.ms_lambda=0.7",
+                                      "loss.ms_epsilon=0.2", "loss.ms_positives=easiest",
+                                      "loss.ms_reduction=mined_anchors"},
+                                  "/repo");
+  torch::manual_seed(51);
+  const auto emb = torch::nn::functional::normalize(torch::randn({12, 8}, torch::kFloat64),
+                                                    torch::nn::functional::NormalizeFuncOptions().dim(1));
+  const auto labels = torch::tensor({0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 4}, torch::kInt64);  // 4: mines nothing
+  auto loss = make_training_loss({c, 4, torch::kCPU});
+  LossBatch b;
+  b.embeddings = emb;
+  b.labels = labels;
+  const double registered = loss->forward(b).loss.item<double>();
+  const double formula =
+      multi_similarity_loss(emb, labels, 3, 40, 0.7, 0.2, true, MsReduction::mined_anchors).item<double>();
+  CHECK(registered == formula);
+  CHECK(registered != multi_similarity_loss(emb, labels, 3, 40, 0.7, 0.2, true, MsReduction::batch).item<double>());
+  CHECK(registered != multi_similarity_loss(emb, labels, 3, 40, 0.7, 0.2, false, MsReduction::mined_anchors).item<double>());
 }

@@ -48,12 +48,8 @@ std::string literal_sct_miss(const std::vector<Sample>& samples, const LossParam
          "triplet) misses SCT's gradient by up to " + format_short(worst, 3) + " (relative to max(1, |grad|), " +
          std::to_string(n) + " samples), so the row checks the composition its statement names";
 }
-}  // namespace
-
-std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
-  const auto all = make_samples(c);
-  const auto samples = thin_high_dimensions(all, 8);
-  const LossParams lp;
+// [XGS] Sec 3, Table 1: the five losses whose gradient is a unit direction x pair weight x triplet weight.
+std::vector<ClaimResult> decomposition_rows(const std::vector<Sample>& samples, const LossParams& lp) {
   std::vector<ClaimResult> out;
   // A loss whose gradient jumps on a selection boundary (hinge D = 0, SCT's S_an = S_ap) has no gradient there:
   // samples within 1e-9 of the boundary are left out of that loss's check (edge cases put many exactly on it).
@@ -145,123 +141,137 @@ std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
                  }},
                 [](const Sample& s) { return s.s.an - s.s.ap; });
   out.back().note = literal_sct_miss(samples, lp);
+  return out;
+}
 
-  // Multi-Similarity needs anchors with several positives and negatives.
-  {
-    ClaimResult r;
-    r.id = "xgs-ms";
-    r.paper = "XGS";
-    r.equation = "eqs 12-13, Table 1";
-    r.statement = "MS loss (Wang 2019): cosine direction x P_MS (self and relative similarities of the mined pairs) x T_1";
-    r.tolerance = 1e-12;
-    r.tolerance_reason = kRelReason;
-    std::mt19937_64 rng(c.seed + 8);
-    double control = 0;
-    std::uniform_real_distribution<double> u(-1, 1);
-    for (int d : c.dims) {
-      for (int i = 0; i < std::max(1, c.samples_per_dim / 4); ++i) {
-        const Eigen::MatrixXd f0 = random_orthonormal_frame(d, rng);
-        AnchorSet set;
-        set.a = f0.col(0);
-        auto around = [&](double lo, double hi) {
-          const Eigen::MatrixXd f = random_orthonormal_frame(d, rng);
-          const Eigen::VectorXd w = f.col(0) - f.col(0).dot(set.a) * set.a;  // a direction orthogonal to a
-          const double s = lo + (hi - lo) * (u(rng) + 1) / 2;
-          return Eigen::VectorXd(s * set.a + sine_of(s) * w.normalized());
-        };
-        for (int k = 0; k < 3; ++k) set.positives.push_back(around(0.2, 1.0));
-        for (int k = 0; k < 4; ++k) set.negatives.push_back(around(-0.2, 0.8));
-        const auto sel = ms_mining(set);
-        Eigen::VectorXd x(d * 8);
-        x << set.a, set.positives[0], set.positives[1], set.positives[2], set.negatives[0], set.negatives[1],
-            set.negatives[2], set.negatives[3];
-        const auto g = autodiff_gradient([&](const std::vector<Dual>& v) { return ms_loss(v, d, 3, 4, sel, lp); }, x);
-        const auto w = ms_pair_weights(set, sel, lp);
-        const double e = relative_error(ms_compose(set, w), g);
-        r.max_error = std::max(r.max_error, std::isnan(e) ? INFINITY : e);
-        auto flipped = w;  // the control: the negative pair weights' sign flipped
-        for (auto& x : flipped.negative) x = -x;
-        const double ce = relative_error(ms_compose(set, flipped), g);
-        control = std::max(control, std::isnan(ce) ? INFINITY : ce);
-        ++r.samples;
-      }
+// [XGS] eqs 12-13: Multi-Similarity, which needs anchors with several positives and negatives.
+ClaimResult ms_row(const CheckConfig& c, const LossParams& lp) {
+  ClaimResult r;
+  r.id = "xgs-ms";
+  r.paper = "XGS";
+  r.equation = "eqs 12-13, Table 1";
+  r.statement = "MS loss (Wang 2019): cosine direction x P_MS (self and relative similarities of the mined pairs) x T_1";
+  r.tolerance = 1e-12;
+  r.tolerance_reason = kRelReason;
+  std::mt19937_64 rng(c.seed + 8);
+  double control = 0;
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (int d : c.dims) {
+    for (int i = 0; i < std::max(1, c.samples_per_dim / 4); ++i) {
+      const Eigen::MatrixXd f0 = random_orthonormal_frame(d, rng);
+      AnchorSet set;
+      set.a = f0.col(0);
+      auto around = [&](double lo, double hi) {
+        const Eigen::MatrixXd f = random_orthonormal_frame(d, rng);
+        const Eigen::VectorXd w = f.col(0) - f.col(0).dot(set.a) * set.a;  // a direction orthogonal to a
+        const double s = lo + (hi - lo) * (u(rng) + 1) / 2;
+        return Eigen::VectorXd(s * set.a + sine_of(s) * w.normalized());
+      };
+      for (int k = 0; k < 3; ++k) set.positives.push_back(around(0.2, 1.0));
+      for (int k = 0; k < 4; ++k) set.negatives.push_back(around(-0.2, 0.8));
+      const auto sel = ms_mining(set);
+      Eigen::VectorXd x(d * 8);
+      x << set.a, set.positives[0], set.positives[1], set.positives[2], set.negatives[0], set.negatives[1],
+          set.negatives[2], set.negatives[3];
+      const auto g = autodiff_gradient([&](const std::vector<Dual>& v) { return ms_loss(v, d, 3, 4, sel, lp); }, x);
+      const auto w = ms_pair_weights(set, sel, lp);
+      const double e = relative_error(ms_compose(set, w), g);
+      r.max_error = std::max(r.max_error, std::isnan(e) ? INFINITY : e);
+      auto flipped = w;  // the control: the negative pair weights' sign flipped
+      for (auto& x : flipped.negative) x = -x;
+      const double ce = relative_error(ms_compose(set, flipped), g);
+      control = std::max(control, std::isnan(ce) ? INFINITY : ce);
+      ++r.samples;
     }
-    r.verdict = r.max_error <= r.tolerance ? Verdict::verified : Verdict::refuted;
-    r.control = ControlResult{"sign of the negative pair weights flipped", control,
-                              control <= r.tolerance ? Verdict::verified : Verdict::refuted};
-    if (r.verdict == Verdict::refuted) set_identity_margin(r, "composed");
-    out.push_back(r);
   }
+  r.verdict = r.max_error <= r.tolerance ? Verdict::verified : Verdict::refuted;
+  r.control = ControlResult{"sign of the negative pair weights flipped", control,
+                            control <= r.tolerance ? Verdict::verified : Verdict::refuted};
+  if (r.verdict == Verdict::refuted) set_identity_margin(r, "composed");
+  return r;
+}
 
-  // [XGS eq 20], reconstructed: projection strengths measured on vectors.
-  {
-    std::vector<Sample> usable;  // the Euclidean direction is undefined at f_p = f_a (its limit is 1)
-    for (const auto& s : all)
-      if ((s.t.a - s.t.p).norm() > 0) usable.push_back(s);
-    // Compared as squares: sqrt has an infinite slope at S = +-1, where one rounding of S (eps) moves the closed
-    // form by sqrt(eps) = 1.5e-8; the squares are linear and quadratic in S, conditioned like the identities above.
-    out.push_back(check_identity(
-        {"xgs-eq20-strength", "XGS", "eq 20",
-         "effective projection strength: Euclidean direction sqrt((1+S)/2), cosine direction sqrt(1-S^2) (reconstructed)",
-         kIdentityTolerance, "squared strengths vs projected unit vectors: a few eps after length-d dot products"},
-        usable,
-        [](const Sample& s) {
-          const Eigen::VectorXd ue = (s.t.a - s.t.p).normalized();
-          const double pe = measured_projection_strength(ue, s.t.p), pc = measured_projection_strength(s.t.a, s.t.p);
-          return std::max(std::abs(pe * pe - std::pow(euclidean_projection_strength(s.s.ap), 2)),
-                          std::abs(pc * pc - std::pow(cosine_projection_strength(s.s.ap), 2)));
-        },
-        [](const Sample&) { return 0.0; },
-        {"Euclidean and cosine strengths swapped", [](const Sample& s) {
-           const Eigen::VectorXd ue = (s.t.a - s.t.p).normalized();
-           const double pe = measured_projection_strength(ue, s.t.p), pc = measured_projection_strength(s.t.a, s.t.p);
-           return std::max(std::abs(pe * pe - std::pow(cosine_projection_strength(s.s.ap), 2)),
-                           std::abs(pc * pc - std::pow(euclidean_projection_strength(s.s.ap), 2)));
-         }}));
+// [XGS eq 20], reconstructed: projection strengths measured on vectors.
+ClaimResult eq20_strength_row(const std::vector<Sample>& all) {
+  std::vector<Sample> usable;  // the Euclidean direction is undefined at f_p = f_a (its limit is 1)
+  for (const auto& s : all)
+    if ((s.t.a - s.t.p).norm() > 0) usable.push_back(s);
+  // Compared as squares: sqrt has an infinite slope at S = +-1, where one rounding of S (eps) moves the closed
+  // form by sqrt(eps) = 1.5e-8; the squares are linear and quadratic in S, conditioned like the identities above.
+  return check_identity(
+      {"xgs-eq20-strength", "XGS", "eq 20",
+       "effective projection strength: Euclidean direction sqrt((1+S)/2), cosine direction sqrt(1-S^2) (reconstructed)",
+       kIdentityTolerance, "squared strengths vs projected unit vectors: a few eps after length-d dot products"},
+      usable,
+      [](const Sample& s) {
+        const Eigen::VectorXd ue = (s.t.a - s.t.p).normalized();
+        const double pe = measured_projection_strength(ue, s.t.p), pc = measured_projection_strength(s.t.a, s.t.p);
+        return std::max(std::abs(pe * pe - std::pow(euclidean_projection_strength(s.s.ap), 2)),
+                        std::abs(pc * pc - std::pow(cosine_projection_strength(s.s.ap), 2)));
+      },
+      [](const Sample&) { return 0.0; },
+      {"Euclidean and cosine strengths swapped", [](const Sample& s) {
+         const Eigen::VectorXd ue = (s.t.a - s.t.p).normalized();
+         const double pe = measured_projection_strength(ue, s.t.p), pc = measured_projection_strength(s.t.a, s.t.p);
+         return std::max(std::abs(pe * pe - std::pow(cosine_projection_strength(s.s.ap), 2)),
+                         std::abs(pc * pc - std::pow(euclidean_projection_strength(s.s.ap), 2)));
+       }});
+}
+
+// [XGS] eq 20, Sec 5.4: where the Euclidean direction is the stronger one.
+ClaimResult eq20_close_row() {
+  ClaimResult r;
+  r.id = "xgs-eq20-euclidean-stronger-when-close";
+  r.paper = "XGS";
+  r.equation = "eq 20, Sec 5.4";
+  r.statement = "the Euclidean direction pulls harder than the cosine direction when two features are close";
+  auto h = [](double s) { return euclidean_projection_strength(s) - cosine_projection_strength(s); };
+  double lo = 0.0, hi = 0.99;  // h(0) < 0 < h(0.99)
+  for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (h(mid) < 0 ? lo : hi) = mid;
   }
-  {
-    ClaimResult r;
-    r.id = "xgs-eq20-euclidean-stronger-when-close";
-    r.paper = "XGS";
-    r.equation = "eq 20, Sec 5.4";
-    r.statement = "the Euclidean direction pulls harder than the cosine direction when two features are close";
-    auto h = [](double s) { return euclidean_projection_strength(s) - cosine_projection_strength(s); };
-    double lo = 0.0, hi = 0.99;  // h(0) < 0 < h(0.99)
-    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-      const double mid = 0.5 * (lo + hi);
-      (h(mid) < 0 ? lo : hi) = mid;
+  const double crossover = 0.5 * (lo + hi);
+  // points of the grid on the wrong side of a stated crossover
+  auto wrong_side_of = [&](double stated, std::size_t& n) {
+    std::size_t wrong = 0;
+    n = 0;
+    for (int i = 1; i < 2000; ++i) {
+      const double s = -1 + 2.0 * i / 2000;
+      if (std::abs(s - stated) < 1e-9) continue;
+      ++n;
+      wrong += (s > stated) != (h(s) > 0);
     }
-    const double crossover = 0.5 * (lo + hi);
-    // points of the grid on the wrong side of a stated crossover
-    auto wrong_side_of = [&](double stated, std::size_t& n) {
-      std::size_t wrong = 0;
-      n = 0;
-      for (int i = 1; i < 2000; ++i) {
-        const double s = -1 + 2.0 * i / 2000;
-        if (std::abs(s - stated) < 1e-9) continue;
-        ++n;
-        wrong += (s > stated) != (h(s) > 0);
-      }
-      return wrong;
-    };
-    std::size_t n = 0, n_control = 0;
-    const std::size_t wrong_side = wrong_side_of(kProjectionCrossover, n);
-    r.samples = n;
-    r.max_error = std::abs(crossover - kProjectionCrossover);
-    r.tolerance = 1e-12;
-    r.tolerance_reason = "bisection to 1e-15 on a function with slope 1.2 at the root";
-    r.verdict = (r.max_error <= r.tolerance && wrong_side == 0) ? Verdict::verified : Verdict::refuted;
-    // the control: the stated crossover moved by 0.01 (a perturbed threshold; no printed formula to perturb)
-    const double moved = kProjectionCrossover + 0.01, control = std::abs(crossover - moved);
-    const std::size_t control_wrong = wrong_side_of(moved, n_control);
-    r.control = ControlResult{"crossover stated at 1/2 + 0.01", control,
-                              control <= r.tolerance && control_wrong == 0 ? Verdict::verified : Verdict::refuted};
-    std::ostringstream o;
-    o << "holds exactly for S > 1/2 (crossover found at " << crossover << "); for S < 1/2 the cosine direction is "
-      << "stronger, so 'close' means S > 1/2; points on the wrong side: " << wrong_side << " of " << n;
-    r.note = o.str();
-    out.push_back(r);
-  }
+    return wrong;
+  };
+  std::size_t n = 0, n_control = 0;
+  const std::size_t wrong_side = wrong_side_of(kProjectionCrossover, n);
+  r.samples = n;
+  r.max_error = std::abs(crossover - kProjectionCrossover);
+  r.tolerance = 1e-12;
+  r.tolerance_reason = "bisection to 1e-15 on a function with slope 1.2 at the root";
+  r.verdict = (r.max_error <= r.tolerance && wrong_side == 0) ? Verdict::verified : Verdict::refuted;
+  // the control: the stated crossover moved by 0.01 (a perturbed threshold; no printed formula to perturb)
+  const double moved = kProjectionCrossover + 0.01, control = std::abs(crossover - moved);
+  const std::size_t control_wrong = wrong_side_of(moved, n_control);
+  r.control = ControlResult{"crossover stated at 1/2 + 0.01", control,
+                            control <= r.tolerance && control_wrong == 0 ? Verdict::verified : Verdict::refuted};
+  std::ostringstream o;
+  o << "holds exactly for S > 1/2 (crossover found at " << crossover << "); for S < 1/2 the cosine direction is "
+    << "stronger, so 'close' means S > 1/2; points on the wrong side: " << wrong_side << " of " << n;
+  r.note = o.str();
+  return r;
+}
+
+}  // namespace
+
+std::vector<ClaimResult> xgs_claims(const CheckConfig& c) {
+  const auto all = make_samples(c);
+  const LossParams lp;
+  auto out = decomposition_rows(thin_high_dimensions(all, 8), lp);
+  out.push_back(ms_row(c, lp));
+  out.push_back(eq20_strength_row(all));
+  out.push_back(eq20_close_row());
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
 #include "dmlbench/experiments/miner_spec.hpp"
+#include "dmlbench/experiments/ranking_metrics.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <algorithm>
@@ -114,9 +115,10 @@ void check_fold_and_stopping_rules(const RunConfig& c) {
   if (!sets.empty() && std::find(sets.begin(), sets.end(), set) == sets.end())
     throw config_error("schedule.stop_metric = " + s.stop_metric + " names the set \"" + set +
                        "\", which is not one of eval.curve_sets (" + joined_names(sets) + ")");
-  const bool ranking = s.stop_metric.find(".map_at_r") != std::string::npos ||
-                       s.stop_metric.find(".r_precision") != std::string::npos ||
-                       s.stop_metric.find(".precision_at_1") != std::string::npos;
+  const auto& keys = ranking_metric_keys();
+  const bool ranking = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
+    return s.stop_metric.find("." + k) != std::string::npos;
+  });
   if (ranking && !c.eval.curve_ranking)
     throw config_error("schedule.stop_metric = " + s.stop_metric + " is a ranking metric, which curve points carry "
                        "with eval.curve_ranking = true");

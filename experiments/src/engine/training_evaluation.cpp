@@ -3,6 +3,7 @@
 // grouping (eval.tree_groups).
 #include "dmlbench/experiments/class_tree_margins.hpp"
 #include "dmlbench/experiments/embedding_spread.hpp"
+#include "dmlbench/experiments/ranking_metrics.hpp"
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/theory/hierarchy_recovery.hpp"
@@ -124,7 +125,8 @@ json evaluate_set(const RunConfig& c, const torch::Tensor& emb, const LabeledSpl
     }
     if (!retrieval.empty() && with_ranking) {
       const json lr = retrieval[l];
-      for (const char* key : {"precision_at_1", "r_precision", "map_at_r", "queries_without_positive"}) r[key] = lr[key];
+      for (const auto& key : ranking_metric_keys()) r[key] = lr[key];
+      r["queries_without_positive"] = lr["queries_without_positive"];
       // [XHN] Problem 1 measured directly: mean cosine similarity of all, same-class and other-class pairs
       lap.emplace(clock, phase_prefix + "similarity spread");
       const auto spread = embedding_spread(emb, y);

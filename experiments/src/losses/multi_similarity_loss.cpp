@@ -33,20 +33,31 @@ LossSpec ms_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
+// Its settings typed once, when the run's loss is built (issue 51 item 5: no string look-up in the step).
+struct MsSettings {
+  double alpha, beta, lambda, epsilon;
+  bool easiest_positives;
+  MsReduction reduction;
+  explicit MsSettings(const RunConfig::Loss& l)
+      : alpha(l.setting("ms_alpha").get<double>()),
+        beta(l.setting("ms_beta").get<double>()),
+        lambda(l.setting("ms_lambda").get<double>()),
+        epsilon(l.setting("ms_epsilon").get<double>()),
+        easiest_positives(l.setting("ms_positives") == "easiest"),
+        reduction(l.setting("ms_reduction") == "batch" ? MsReduction::batch : MsReduction::mined_anchors) {}
+};
+
 class MultiSimilarityLoss final : public TrainingLoss {
  public:
-  explicit MultiSimilarityLoss(const LossSetup& s) : l_(s.config.loss) {}
+  explicit MultiSimilarityLoss(const LossSetup& s) : m_(s.config.loss) {}
   LossValue forward(const LossBatch& b) override {
-    return {multi_similarity_loss(b.embeddings, b.labels, number("ms_alpha"), number("ms_beta"), number("ms_lambda"),
-                                  number("ms_epsilon"), l_.setting("ms_positives") == "easiest",
-                                  l_.setting("ms_reduction") == "batch" ? MsReduction::batch
-                                                                        : MsReduction::mined_anchors),
+    return {multi_similarity_loss(b.embeddings, b.labels, m_.alpha, m_.beta, m_.lambda, m_.epsilon,
+                                  m_.easiest_positives, m_.reduction),
             {}};
   }
 
  private:
-  double number(const char* key) const { return l_.setting(key).get<double>(); }
-  const RunConfig::Loss& l_;
+  const MsSettings m_;
 };
 
 #endif
