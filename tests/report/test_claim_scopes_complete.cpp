@@ -91,12 +91,12 @@ std::string paper_text(const std::string& path) {
 
 // Issue 50 item 4: each row's `where` names locations its paper's text holds, and the quote's fragments lie there
 // (experiments/include/dmlbench/experiments/paper_locations.hpp says what each kind of locator accepts). The text of
-// each paper key is the one the papers' README table names. Registered only where the texts are (tests/CMakeLists.txt).
+// each paper key is its registry entry's (theory/papers/). Registered only where the texts are (tests/CMakeLists.txt).
 TEST_CASE("the where of every row is in its paper text and its quote lies where it says", "[scopes]") {
   const std::string dir = DMLBENCH_PAPERS_DIR;
-  const auto files = ex::paper_files_from_readme(paper_text(dir + "/README.md"));
   std::map<std::string, ex::PaperLocations> papers;
-  for (const auto& [key, file] : files) papers.emplace(key, ex::parse_paper_locations(paper_text(dir + "/" + file)));
+  for (const auto& p : dmlbench::theory::registered_papers())
+    if (!p.text.empty()) papers.emplace(p.key, ex::parse_paper_locations(paper_text(dir + "/" + p.text)));
   const auto claims = claims_of_the_bench();
   const auto scopes = ex::read_claim_scopes(DMLBENCH_SOURCE_DIR);
   std::string wrong, nothing_located;
@@ -104,21 +104,18 @@ TEST_CASE("the where of every row is in its paper text and its quote lies where 
   for (const auto& [id, c] : claims) {
     const auto s = scopes.find(id);
     if (s == scopes.end()) continue;  // named by the test above
-    if (dmlbench::theory::registered_paper(c.paper).text.empty()) {  // no text is had (e.g. [WU]): nothing to locate
+    const std::string& text = dmlbench::theory::registered_paper(c.paper).text;
+    if (text.empty()) {  // no text is had (e.g. [WU]): nothing to locate
       if (s->second.scope != "reconstructed")
         wrong += "\n  " + c.source + ": row " + id + ": paper " + c.paper + " has no text, so its row must be "
                  "reconstructed, not " + s->second.scope;
       continue;
     }
     const auto p = papers.find(c.paper);
-    if (p == papers.end()) {
-      wrong += "\n  " + c.source + ": row " + id + ": paper " + c.paper + " has no text in " + dir + "/README.md";
-      continue;
-    }
     const auto r = ex::check_where(p->second, c.where, s->second.quote);
     ++checked;
     if (!r.error.empty())
-      wrong += "\n  " + c.source + ": row " + id + " (quote: " + s->second.file + "; text: " + files.at(c.paper) +
+      wrong += "\n  " + c.source + ": row " + id + " (quote: " + s->second.file + "; text: " + text +
                "): " + r.error;
     else if (r.located == 0)
       nothing_located += "\n  " + id + " (" + s->second.file + ")";

@@ -177,11 +177,3 @@ Introduction
   CHECK_THAT(ex::check_where(p, "Sec 2.2", "\"Classes are merged recursively\"").error, Catch::Contains("Sec 2.1"));
   CHECK_THAT(ex::check_where(p, "Sec 2.1", "\"The task is retrieval\"").error, Catch::Contains("Sec 1"));
 }
-
-TEST_CASE("paper locations: the papers' README table maps each key to its file", "[report][scopes]") {
-  const auto files = ex::paper_files_from_readme("| key | file | what |\n|---|---|---|\n"
-                                                 "| XHN | main.txt | claims |\n| XHN-A | appendix.txt | more |\n");
-  REQUIRE(files.size() == 2);
-  CHECK(files.at("XHN") == "main.txt");
-  CHECK(files.at("XHN-A") == "appendix.txt");
-}

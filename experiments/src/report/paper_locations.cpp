@@ -736,15 +736,4 @@ WhereCheck check_where(const PaperLocations& paper, const std::string& where, co
   return r;
 }
 
-std::map<std::string, std::string> paper_files_from_readme(const std::string& readme_text) {
-  static const std::regex row(R"(^\|\s*([A-Z][A-Z0-9-]*)\s*\|\s*([^|\s]+\.txt)\s*\|)");
-  std::map<std::string, std::string> out;
-  std::istringstream in(readme_text);
-  for (std::string line; std::getline(in, line);) {
-    std::smatch m;
-    if (std::regex_search(line, m, row)) out[m[1]] = m[2];
-  }
-  return out;
-}
-
 }  // namespace dmlbench::experiments

@@ -3,6 +3,7 @@
 
 #include "dmlbench/experiments/anytime_t_test.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>

@@ -135,8 +135,7 @@ void check_family(const ClaimFamily& family) {
 AnytimeClaimInput family_input(const json& s, const ClaimFamily& family) {
   check_family(family);
   AnytimeClaimInput in = anytime_input(s);
-  const double alpha = in.alpha;
-  in.alpha = family.selected > 0 ? alpha * double(family.selected) / double(family.size) : alpha / double(family.size);
+  in.alpha = family.level(in.alpha);
   return in;
 }
 

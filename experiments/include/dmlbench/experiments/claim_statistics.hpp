@@ -56,6 +56,10 @@ nlohmann::ordered_json claim_statistics(const ClaimSides& sides);
 struct ClaimFamily {
   std::size_t size = 1;
   std::size_t selected = 0;  // e-BH's R; 0: Bonferroni
+  // the level each claim is read at: alpha R / m, or alpha / m (Bonferroni)
+  double level(double alpha) const {
+    return selected > 0 ? alpha * double(selected) / double(size) : alpha / double(size);
+  }
 };
 // The same object decided at its family's level: "decision" and every result above recomputed. An object without
 // per-seed differences (fewer than 2, or a summary older than issue 49) is returned as it is. Throws

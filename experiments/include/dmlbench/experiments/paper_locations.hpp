@@ -89,7 +89,4 @@ struct WhereCheck {
 // Issue 50 item 4: the check of one row, as the header comment describes.
 WhereCheck check_where(const PaperLocations& paper, const std::string& where, const std::string& quote);
 
-// The papers' README table (| KEY | file.txt | ... |): key -> file. The one place the mapping is written.
-std::map<std::string, std::string> paper_files_from_readme(const std::string& readme_text);
-
 }  // namespace dmlbench::experiments

@@ -10,7 +10,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -56,7 +55,7 @@ struct SeedSpending {
   std::size_t planned_selected = 0;
   ClaimFamily looked_in() const { return {family, planned_selected}; }
   // the looks' level: alpha / m (Bonferroni), or alpha R / m with e-BH's planned R
-  double level() const { return alpha * double(std::max<std::size_t>(planned_selected, 1)) / double(family); }
+  double level() const { return looked_in().level(alpha); }
 };
 
 // e-BH's planned R of a family of m: round(kPlannedSelectedShare m), at least 1; 0 (Bonferroni) for "holm".
