@@ -94,7 +94,7 @@ torch::Tensor to_tensor(EmbeddingMatrix& m, const std::string& device) {
 RetrievalOptions retrieval_options(const EvalRequest& q) {
   RetrievalOptions o;
   o.ks = q.ks;
-  o.similarity = q.metric == "cosine" ? Similarity::cosine : Similarity::euclidean;
+  o.similarity = similarities().named(q.metric);
   o.nmi_plus_factor = q.nmi_plus_factor < 0 ? kDefaultNmiPlusFactor : q.nmi_plus_factor;
   o.kmeans_seed = q.kmeans_seed;
   o.kmeans_iterations = q.kmeans_iterations;
@@ -211,8 +211,11 @@ void print_eval_summary(const RetrievalReport& report, const json& cost) {
 }
 
 void run_eval(const EvalRequest& q) {
-  if (q.metric != "cosine" && q.metric != "euclidean")
+  try {
+    similarities().named(q.metric);
+  } catch (const std::invalid_argument&) {
     throw std::invalid_argument("--metric must be cosine or euclidean, got '" + q.metric + "'");
+  }
   if (q.query_embeddings.empty() != q.query_labels.empty())
     throw std::invalid_argument("--query-embeddings and --query-labels go together");
   const auto device = resolve_device(q.device);

@@ -122,6 +122,15 @@ def e_bh_undecided(finals, alpha, m):
     return sum(1 for x, delta in finals if not decide(x, delta, alpha * r / m))
 
 
+def truths(claims):
+    """The truth of each claim: its observed standardized effect, and delta in the same sd units."""
+    out = []
+    for (_, _, d, delta, _, _, _) in claims:
+        sd = d.std(ddof=1)
+        out.append((d.mean() / sd if sd > 0 else 0.0, delta / sd if sd > 0 else 0.0))
+    return out
+
+
 def simulate(claims, level, cap, reps, rng, futility=False, first_look=5, e_bh=None):
     stages = sorted({c[0] for c in claims})
     seeds = {s: [] for s in stages}
@@ -131,11 +140,7 @@ def simulate(claims, level, cap, reps, rng, futility=False, first_look=5, e_bh=N
         finals = []
         for s in stages:
             mine = [c for c in claims if c[0] == s]
-            # the truth: each claim's observed standardized effect; delta in the same sd units
-            truth = []
-            for (_, _, d, delta, _, _, _) in mine:
-                sd = d.std(ddof=1)
-                truth.append((d.mean() / sd if sd > 0 else 0.0, delta / sd if sd > 0 else 0.0))
+            truth = truths(mine)
             x = [rng.normal(mu, 1.0, cap) for mu, _ in truth]
             done = [False] * len(mine)
             n_used = cap
@@ -156,6 +161,67 @@ def simulate(claims, level, cap, reps, rng, futility=False, first_look=5, e_bh=N
                 finals.extend((x[j][:n_used], truth[j][1]) for j in range(len(truth)))
         undecided.append(e_bh_undecided(finals, 0.05, e_bh) if e_bh is not None else left)
     return seeds, float(np.mean(undecided))
+
+
+def arms_of(repo, training_ids):
+    """{claim: (treatment arm, baseline arm or None for a bound)} and {stage: its arms' count} of the default claims."""
+    arms, counts = {}, {}
+    for stage, rf in STAGE_FILES.items():
+        path = os.path.join(repo, "reports/experiments", stage + "_summary.json")
+        if not os.path.exists(path):
+            continue
+        rep = json.load(open(os.path.join(repo, "experiments/reproductions", rf + ".json")))
+        counts[stage] = len(rep["arms"])
+        comp = rep.get("comparison", {})
+        for v in json.load(open(path))["variants"]:
+            for r in v["rows"]:
+                if r.get("claim") not in training_ids:
+                    continue
+                t, b = r.get("treatment", {}), r.get("baseline", {})
+                if b.get("arm") == "bound":
+                    arms[r["claim"]] = (t.get("arm"), None)
+                elif "arm" in t and "arm" in b:
+                    arms[r["claim"]] = (t["arm"], b["arm"])
+                elif comp:
+                    arms[r["claim"]] = (comp["treatment"], comp["baseline"])
+    return arms, counts
+
+
+def simulate_by_arm(claims, arms, counts, level, start, cap, reps, rng, m):
+    """Seeds by arm (not built): every arm starts at `start` seeds, and an arm gets the next seed only while a claim it
+    serves is undecided and not hopeless; an arm's run costs its stage's estimate / arms / 5. Returns (stage-seconds,
+    mean undecided under e-BH)."""
+    stages = sorted({c[0] for c in claims})
+    secs, undecided = [], []
+    for _ in range(reps):
+        total, finals = 0.0, []
+        for s in stages:
+            mine = [c for c in claims if c[0] == s]
+            truth = truths(mine)
+            x = [rng.normal(mu, 1.0, cap) for mu, _ in truth]
+            served = {a for c in mine for a in arms[c[1]] if a}
+            seeds = {a: start for a in served}
+            active, used, n = [True] * len(mine), [start] * len(mine), start
+            while True:
+                for j, (_, delta) in enumerate(truth):
+                    if active[j]:
+                        used[j] = n
+                        if decide(x[j][:n], delta, level) or hopeless(x[j][:n], delta, level, cap):
+                            active[j] = False
+                if n >= cap or not any(active):
+                    break
+                n += 1
+                for j, c in enumerate(mine):
+                    if active[j]:
+                        for a in arms[c[1]]:
+                            if a:
+                                seeds[a] = n
+            cost = mine[0][6] / counts[s] / 5
+            total += (sum(seeds.values()) + (counts[s] - len(served)) * start) * cost
+            finals.extend((x[j][:used[j]], truth[j][1]) for j in range(len(mine)))
+        secs.append(total)
+        undecided.append(e_bh_undecided(finals, 0.05, m))
+    return float(np.mean(secs)), float(np.mean(undecided))
 
 
 def main():
@@ -194,6 +260,19 @@ def main():
             secs = sum(stage_est[s] * np.mean(v) / 5 for s, v in seeds.items())
             print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
                   ("e-BH cap %d + futility, %s" % (cap, look_name), secs, today, secs / today, left, len(claims)))
+    # seeds by arm instead of by stage (not built: `reproduce` runs every arm of a stage to the same seeds), at g = 1
+    # and at a larger prior variance g = 4
+    arms, counts = arms_of(a.repo, ids)
+    claims_arms = [c for c in claims if c[1] in arms]
+    for g in (1.0, 4.0):
+        G = g
+        for start in (5, 4):
+            rng = np.random.default_rng(a.seed)
+            secs, left = simulate_by_arm(claims_arms, arms, counts, 0.05 * 0.6, start, 10, a.reps, rng, m)
+            print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
+                  ("e-BH cap 10 + futility, looks at 0.05 x 0.6, seeds by arm from %d, g = %g" % (start, g), secs,
+                   today, secs / today, left, len(claims)))
+    G = a.g
     global LOOKS
     for looks in ([5, 10], [5, 10, 20], [5, 8, 12]):
         LOOKS = [n for n in looks if n <= a.cap]

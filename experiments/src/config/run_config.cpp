@@ -3,6 +3,7 @@
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
 #include "dmlbench/experiments/miner_spec.hpp"
+#include "dmlbench/experiments/transform_presets.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -60,7 +61,7 @@ std::vector<ConfigKey> run_and_model_keys() {
       config_key("dataset.name", "string", kRequired,
           "mnist-evenodd ([LCC] Sec 5.1) | mnist | fashion-mnist (idx, classes 0-4 train, 5-9 test) | omniglot | "
           "cub200 | cars196 | sop | inshop | folder (the official layouts)",
-          {"mnist-evenodd", "mnist", "fashion-mnist", "omniglot", "cub200", "cars196", "sop", "inshop", "folder"}),
+          dataset_kinds().names()),
       config_key("dataset.data_dir", "string", kRequired, "the dataset's folder in its official layout (relative: to the "
                                                    "repository)"),
       config_key("dataset.train_level", "string", "", "the label level that trains (empty: the dataset's default: "
@@ -71,8 +72,8 @@ std::vector<ConfigKey> run_and_model_keys() {
       ranged(config_key("dataset.image_size", "integer", 0, "file-backed datasets: the network's input size in pixels "
                                                      "(0: the native size, Omniglot only)"), 0, 4096),
       ranged(config_key("dataset.channels", "integer", 0, "1 (gray) or 3 (RGB); 0: the dataset's own"), 0, 3),
-      config_key("dataset.transform_train", "string", "", "file-backed datasets: a preset (resize | rrc-flip | center-crop | "
-                                                   "pad-crop-flip, [XHN] Sec 6 | resize-normalize) or a JSON list of transforms (empty: resize)"),
+      config_key("dataset.transform_train", "string", "", "file-backed datasets: a preset (" + transform_presets_help() +
+                                                   ") or a JSON list of transforms (empty: resize)"),
       config_key("dataset.transform_eval", "string", "", "file-backed datasets: as transform_train (empty: resize)"),
       ranged(config_key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),
@@ -90,7 +91,7 @@ std::vector<ConfigKey> run_and_model_keys() {
              0, 9.007199254740992e15),
       config_key("model.name", "string", kRequired,
           "lcc-mnist ([LCC] App. C) | small-conv | resnet18 | resnet50 (torchvision layout)",
-          {"lcc-mnist", "small-conv", "resnet18", "resnet50"}),
+          model_archs().names()),
       ranged(config_key("model.embedding_dim", "integer", 128, "embedding size"), 1, 65536),
       config_key("model.normalize", "boolean", false, "L2-normalise the embedding"),
       config_key("model.kernels", "string", "fused", "lcc-mnist: fused CPU kernels or the stock torch::nn modules",
@@ -140,7 +141,7 @@ std::vector<ConfigKey> miner_and_batch_keys() {
 
 std::vector<ConfigKey> training_and_eval_keys() {
   return {
-      config_key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", {"adam", "sgd"}),
+      config_key("optimizer.name", "string", "adam", "adam | sgd (with momentum)", optimizer_kinds().names()),
       ranged(config_key("optimizer.lr", "number", 1e-3, "learning rate"), 0, 1e3, true),
       ranged(config_key("optimizer.head_lr", "number", 0.0, "learning rate of the embedding head (0: the same as lr)"), 0,
              1e3),
@@ -166,7 +167,7 @@ std::vector<ConfigKey> training_and_eval_keys() {
       config_key("eval.levels", "string-list", json::array(), "label levels to evaluate at (empty: every level)"),
       ranged(config_key("eval.ks", "integer-list", json::array({1, 2, 4, 8}), "Recall@K"), 1, 1e6),
       config_key("eval.metric", "string", "cosine", "cosine | euclidean (retrieval and the scatter log)",
-          {"cosine", "euclidean"}),
+          similarities().names()),
       ranged(config_key("eval.nmi_plus_factor", "integer", 10, "NMI+ clusters per class"), 1, 1e6),
       config_key("eval.nmi", "boolean", true, "k-means NMI and NMI+ at the end of the run"),
       config_key("eval.every_epoch", "boolean", false, "Recall@K (alone) of every set and level after each epoch (a "
@@ -380,6 +381,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   c.device = text("device");
   auto& d = c.dataset;
   d.name = text("dataset.name");
+  d.kind = dataset_kinds().named(d.name);
   d.data_dir = text("dataset.data_dir");
   d.train_level = text("dataset.train_level");
   d.holdout = v("dataset.holdout");
@@ -395,6 +397,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   d.fold_seed = v("dataset.fold_seed").get<std::uint64_t>();
   auto& m = c.model;
   m.name = text("model.name");
+  m.arch = model_archs().named(m.name);
   m.kernels = text("model.kernels");
   m.pretrained = text("model.pretrained");
   m.embedding_dim = v("model.embedding_dim");
@@ -417,6 +420,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   c.batch.classes_per_anchor = v("batch.classes_per_anchor");
   auto& o = c.optimizer;
   o.name = text("optimizer.name");
+  o.kind = optimizer_kinds().named(o.name);
   o.lr = v("optimizer.lr");
   o.head_lr = v("optimizer.head_lr");
   o.momentum = v("optimizer.momentum");
@@ -434,6 +438,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   e.levels = v("eval.levels").get<std::vector<std::string>>();
   e.ks = v("eval.ks").get<std::vector<int>>();
   e.metric = text("eval.metric");
+  e.similarity = similarities().named(e.metric);
   e.nmi_plus_factor = v("eval.nmi_plus_factor");
   e.every_epoch = v("eval.every_epoch");
   e.curve_ranking = v("eval.curve_ranking");

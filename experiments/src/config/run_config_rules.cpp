@@ -3,7 +3,7 @@
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
 #include "dmlbench/experiments/miner_spec.hpp"
-#include "dmlbench/experiments/ranking_metrics.hpp"
+#include "ranking_metrics.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <algorithm>

@@ -468,14 +468,27 @@ DatasetSplits read_image_folder(const std::string& root_dir) {
   return {layout, root.string(), {finish(b, layout, "no <class>/<image> under " + root.string())}};
 }
 
-std::vector<std::string> dataset_layouts() { return {"omniglot", "cub200", "cars196", "sop", "inshop", "folder"}; }
+std::vector<std::string> dataset_layouts() { return image_layout_names(); }
+
+DatasetSplits read_dataset(DatasetKind layout, const std::string& root) {
+  switch (layout) {
+    case DatasetKind::omniglot: return read_omniglot(root);
+    case DatasetKind::cub200: return read_cub200(root);
+    case DatasetKind::cars196: return read_cars196(root);
+    case DatasetKind::sop: return read_sop(root);
+    case DatasetKind::inshop: return read_inshop(root);
+    case DatasetKind::folder: return read_image_folder(root);
+    case DatasetKind::mnist_evenodd:
+    case DatasetKind::mnist:
+    case DatasetKind::fashion_mnist: break;
+  }
+  throw std::invalid_argument("dataset " + dataset_kinds().name_of(layout) + " is idx files, not an image layout");
+}
 
 DatasetSplits read_dataset(const std::string& layout, const std::string& root) {
-  static const std::map<std::string, std::function<DatasetSplits(const std::string&)>> readers{
-      {"omniglot", read_omniglot}, {"cub200", read_cub200}, {"cars196", read_cars196},
-      {"sop", read_sop},           {"inshop", read_inshop}, {"folder", read_image_folder}};
-  const auto it = readers.find(layout);
-  if (it != readers.end()) return it->second(root);
+  const auto names = dataset_layouts();
+  if (std::find(names.begin(), names.end(), layout) != names.end())
+    return read_dataset(dataset_kinds().named(layout), root);
   const auto nearest = nearest_name(layout, dataset_layouts());
   throw std::invalid_argument("unknown dataset layout '" + layout + "' (valid: " + joined_names(dataset_layouts()) +
                               (nearest.empty() ? "" : "; nearest: " + nearest) + ")");

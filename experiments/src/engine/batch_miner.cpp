@@ -1,5 +1,6 @@
 #include "dmlbench/experiments/batch_miner.hpp"
 
+#include "dmlbench/experiments/embedding_distance.hpp"
 #include "dmlbench/experiments/nearest_name.hpp"
 
 #include <algorithm>
@@ -115,7 +116,7 @@ torch::Tensor choose_negatives(const torch::Tensor& sim, const torch::Tensor& ne
     }
     case NegativeChoice::distance_weighted: {
       const double dim = c.dw_dim;
-      const auto d = (2.0 - 2.0 * sim).clamp_min(0.0).sqrt().clamp_min(c.dw_cutoff);
+      const auto d = unit_sphere_distance(sim).clamp_min(c.dw_cutoff);
       auto logw = -(dim - 2.0) * d.log() - ((dim - 3.0) / 2.0) * (1.0 - 0.25 * d * d).clamp_min(1e-12).log();
       const auto ok = neg_mask.logical_and(d.lt(c.dw_nonzero_loss_cutoff));
       logw = torch::where(ok, logw, torch::full_like(logw, -kInf));
@@ -175,6 +176,12 @@ MinedTriplets mine_triplets(const torch::Tensor& sim_in, const torch::Tensor& la
   out.positives = p.masked_select(keep);
   out.negatives = n.masked_select(keep);
   return out;
+}
+
+void require_triplets(const torch::Tensor& emb, const MinedTriplets& t) {
+  if (emb.dim() != 2) throw std::invalid_argument("embeddings must be B x d");
+  if (!t.anchors.defined() || t.anchors.numel() == 0)
+    throw std::invalid_argument("no triplets in the batch: every class has a single sample, or only one class");
 }
 
 }  // namespace dmlbench::experiments

@@ -1,4 +1,4 @@
-#include "dmlbench/experiments/class_tree_margins.hpp"
+#include "class_tree_margins.hpp"
 
 #include <stdexcept>
 #include <string>

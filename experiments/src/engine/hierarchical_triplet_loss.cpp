@@ -1,5 +1,7 @@
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 
+#include "dmlbench/experiments/embedding_distance.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -31,8 +33,9 @@ torch::Tensor hierarchical_triplet_loss(const torch::Tensor& emb, const torch::T
     throw std::invalid_argument("hierarchical_triplet_loss: no triplets in the batch");
   const auto y = checked_class_index(emb, class_index, margins);
   const auto a = emb.index({t.anchors}), p = emb.index({t.positives}), n = emb.index({t.negatives});
-  const auto dap = squared ? (a - p).pow(2).sum(1) : ((a - p).pow(2).sum(1) + 1e-12).sqrt();
-  const auto dan = squared ? (a - n).pow(2).sum(1) : ((a - n).pow(2).sum(1) + 1e-12).sqrt();
+  const auto distance = squared ? Distance::squared_euclidean : Distance::euclidean;
+  const auto dap = paired_distance(a, p, distance);
+  const auto dan = paired_distance(a, n, distance);
   const auto m = margins.to(emb.device(), emb.scalar_type()).index({y.index({t.anchors}), y.index({t.negatives})});
   return torch::relu(dap - dan + m).sum() / (2.0 * double(t.anchors.size(0)));
 }
@@ -50,9 +53,7 @@ AllTripletsLoss hierarchical_triplet_loss_all(const torch::Tensor& emb, const to
   if (Z == 0)
     throw std::invalid_argument("hierarchical_triplet_loss: no triplet in the batch (it needs a class with two samples "
                                 "and another class)");
-  const auto sq = emb.pow(2).sum(1);
-  const auto sqd = (sq.unsqueeze(1) + sq.unsqueeze(0) - 2 * emb.matmul(emb.t())).clamp_min(0);
-  const auto d = squared ? sqd : (sqd + 1e-12).sqrt();
+  const auto d = from_squared(pairwise_squared_expanded(emb), squared ? Distance::squared_euclidean : Distance::euclidean);
   const auto m = margins.to(emb.device(), emb.scalar_type()).index({y}).index({torch::indexing::Slice(), y});
   const auto terms = torch::relu(d.unsqueeze(2) - d.unsqueeze(1) + m.unsqueeze(1)) * mask.to(emb.scalar_type());
   AllTripletsLoss r;

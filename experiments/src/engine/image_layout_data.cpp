@@ -4,6 +4,7 @@
 
 #include "dmlbench/experiments/image_dataset.hpp"
 #include "dmlbench/experiments/image_loader.hpp"
+#include "dmlbench/experiments/transform_presets.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -22,15 +23,7 @@ namespace {
 
 constexpr std::int64_t kDecodedCacheBytes = std::int64_t(1) << 30;  // images kept decoded up to 1 GiB a set and transform
 
-// torchvision's ImageNet statistics, which the presets normalise RGB inputs with (the pretrained ResNets expect them).
-const nlohmann::json kImageNetNormalize = {
-    {"op", "normalize"}, {"mean", {0.485, 0.456, 0.406}}, {"std", {0.229, 0.224, 0.225}}};
-
 }  // namespace
-
-std::vector<std::string> transform_presets() {
-  return {"resize", "rrc-flip", "center-crop", "pad-crop-flip", "resize-normalize"};
-}
 
 TransformPipeline transform_from_config(const std::string& spec, int image_size, int channels, const std::string& key) {
   const auto s = spec.empty() ? std::string("resize") : spec;
@@ -41,33 +34,14 @@ TransformPipeline transform_from_config(const std::string& spec, int image_size,
     } catch (const nlohmann::json::exception& e) {
       throw config_error(key + ": not a JSON list of transforms: " + e.what());
     }
+  } else if (const auto* preset = find_transform_preset(s)) {
+    if (preset->needs_size && image_size <= 0) throw config_error(key + " = " + s + " needs dataset.image_size > 0");
+    steps = preset->steps(image_size);
+    if (preset->normalize_rgb && channels == 3) steps.push_back(imagenet_normalize_step());
   } else {
-    const bool sized = image_size > 0;
-    if (s == "resize") {
-      if (sized) steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
-    } else if (s == "rrc-flip" || s == "center-crop" || s == "pad-crop-flip" || s == "resize-normalize") {
-      if (!sized) throw config_error(key + " = " + s + " needs dataset.image_size > 0");
-      if (s == "rrc-flip") {
-        steps.push_back({{"op", "random_resized_crop"}, {"size", image_size}});
-        steps.push_back({{"op", "hflip"}});
-      } else if (s == "pad-crop-flip") {  // [XHN] Sec 6: resized to S x S, random crops padded by 10, random flips
-        steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
-        steps.push_back({{"op", "pad"}, {"padding", 10}});
-        steps.push_back({{"op", "random_crop"}, {"size", image_size}});
-        steps.push_back({{"op", "hflip"}});
-      } else if (s == "resize-normalize") {  // its evaluation side: S x S
-        steps.push_back({{"op", "resize"}, {"size", {image_size, image_size}}});
-      } else {
-        steps.push_back({{"op", "resize"}, {"size", (image_size * 256 + 112) / 224}});
-        steps.push_back({{"op", "center_crop"}, {"size", image_size}});
-      }
-      if (channels == 3) steps.push_back(kImageNetNormalize);
-    } else {
-      const auto near = nearest_name(s, transform_presets());
-      throw config_error(key + " = \"" + s + "\": not a preset (" + joined_names(transform_presets()) +
-                         ") nor a JSON list of transforms" +
-                         (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
-    }
+    const auto near = nearest_name(s, transform_preset_names());
+    throw config_error(key + " = \"" + s + "\": not a preset (" + joined_names(transform_preset_names()) +
+                       ") nor a JSON list of transforms" + (near.empty() ? "" : "; did you mean \"" + near + "\"?"));
   }
   try {
     TransformPipeline p(steps);
@@ -223,14 +197,15 @@ std::string training_level_note(const LabeledSplit& train, const std::string& le
 
 TrainingData load_image_layout(const RunConfig& c) {
   const auto& layout = c.dataset.name;
-  const int channels = c.dataset.channels != 0 ? c.dataset.channels : (layout == "omniglot" ? 1 : 3);
+  const bool omniglot = c.dataset.kind == DatasetKind::omniglot;
+  const int channels = c.dataset.channels != 0 ? c.dataset.channels : (omniglot ? 1 : 3);
   if (channels == 2) throw config_error("dataset.channels = 2: 1 (gray) or 3 (RGB)");
-  if (c.dataset.image_size == 0 && layout != "omniglot")
+  if (c.dataset.image_size == 0 && !omniglot)
     throw config_error("dataset.image_size = 0 (the native size) needs images of one size, which the " + layout +
                        " layout does not promise: give the network's input size");
   DatasetSplits splits;
   try {
-    splits = read_dataset(layout, c.dataset.data_dir);
+    splits = read_dataset(c.dataset.kind, c.dataset.data_dir);
   } catch (const std::invalid_argument& e) {
     throw config_error(std::string("dataset.name: ") + e.what());
   }
@@ -247,7 +222,7 @@ TrainingData load_image_layout(const RunConfig& c) {
   // split, whose first half of the classes (sorted names) trains.
   ImageSet train;
   std::vector<ImageSet> others;
-  if (layout == "folder") {
+  if (c.dataset.kind == DatasetKind::folder) {
     auto halves = split_by_class_fraction(splits.split("all"), "class", 0.5);
     train = std::move(halves.train);
     others.push_back(std::move(halves.test));

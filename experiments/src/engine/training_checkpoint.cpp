@@ -57,7 +57,9 @@ std::string saved_bytes(const T& what) {
 void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingProgress& p, const std::string& out_dir) {
   std::vector<std::pair<std::string, std::string>> files = {{"checkpoint_model.pt", s.model->saved_bytes()},
                                                             {"checkpoint_optim.pt", saved_bytes(*s.optimizer)}};
-  for (auto& f : s.loss->state_files()) files.push_back(std::move(f));
+  const auto* loss_state = capability<CheckpointedState>(*s.loss);
+  if (loss_state)
+    for (auto& f : loss_state->state_files()) files.push_back(std::move(f));
   json meta = {{"config", c.resolved},       {"epochs_done", p.epochs_done},
                {"steps", p.steps},            {"first_loss", p.first_loss},
                {"last_loss", p.last_loss},    {"skipped_anchors", p.skipped_anchors},
@@ -66,8 +68,10 @@ void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingP
                {"steps_log", p.step_rows},    {"active_by_epoch", p.active_by_epoch},
                {"movement", p.movement_rows}};
   if (!p.config_changes.empty()) meta["config_changes"] = p.config_changes;
-  const json fields = s.loss->checkpoint_fields();
-  for (const auto& [k, v] : fields.items()) meta[k] = v;
+  if (loss_state) {
+    const json fields = loss_state->checkpoint_fields();
+    for (const auto& [k, v] : fields.items()) meta[k] = v;
+  }
   write_file_set(out_dir, files, "checkpoint.json", meta);
 }
 
@@ -91,7 +95,7 @@ bool restore_checkpoint(const RunConfig& c, TrainingSetup& s, TrainingProgress& 
   }
   s.model->load((out / "checkpoint_model.pt").string());
   torch::load(*s.optimizer, (out / "checkpoint_optim.pt").string());
-  s.loss->load(out_dir, state.meta);
+  if (auto* loss_state = capability<CheckpointedState>(*s.loss)) loss_state->load(out_dir, state.meta);
   p.epochs_done = state.epochs_done;
   p.steps = state.steps;
   p.first_loss = state.first_loss;

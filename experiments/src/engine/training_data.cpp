@@ -135,10 +135,10 @@ TrainingData mnist_classes(const RunConfig& c) {
 }  // namespace
 
 TrainingData load_training_data(const RunConfig& c) {
-  const auto& n = c.dataset.name;
-  auto d = n == "mnist-evenodd"                      ? mnist_evenodd(c)
-           : n == "mnist" || n == "fashion-mnist" ? mnist_classes(c)
-                                                   : load_image_layout(c);
+  const auto k = c.dataset.kind;
+  auto d = k == DatasetKind::mnist_evenodd                                   ? mnist_evenodd(c)
+           : k == DatasetKind::mnist || k == DatasetKind::fashion_mnist ? mnist_classes(c)
+                                                                          : load_image_layout(c);
   apply_class_folds(d, c);  // tuning: one fold of the training classes validates, the rest trains (nothing else)
   return d;
 }

@@ -61,7 +61,7 @@ struct EpochBatches {
 EpochBatches epoch_batches(const RunConfig& c, TrainingSetup& s, int epoch) {
   EpochBatches b;
   b.next = sampler_spec(c.batch.sampler)
-               .make(SamplerContext{c, s.train_labels_int, s.items_by_class, s.loss->class_distances(), epoch});
+               .make(SamplerContext{c, s.train_labels_int, s.items_by_class, loss_class_distances(*s.loss), epoch});
   if (s.data.train.stream) {
     for (long k = 0; k < s.per_epoch; ++k) b.plan.push_back(b.next());
     b.stream = s.data.train.stream(b.plan, c.seed, std::uint64_t(epoch));
@@ -162,8 +162,9 @@ void end_epoch(const RunConfig& c, TrainingSetup& s, TrainingProgress& p, int ep
   if (mean_active) p.active_by_epoch[std::to_string(epoch + 1)] = *mean_active;
   {
     PhaseClock::Lap lap(&p.clock, "epoch end (loss)");
-    s.loss->end_epoch({epoch + 1, [&] { return embed_set(*s.model, s.data.train, s.device, true); }, s.train_labels,
-                       s.train_level, out_dir, log});
+    if (auto* state = capability<EpochState>(*s.loss))
+      state->end_epoch({epoch + 1, [&] { return embed_set(*s.model, s.data.train, s.device, true); }, s.train_labels,
+                        s.train_level, out_dir, log});
   }
   if (c.eval.scatter) {
     PhaseClock::Lap lap(&p.clock, "scatter log");

@@ -1,9 +1,10 @@
 // A training run's evaluation: a set's embeddings, Recall@K and the ranking metrics by the exact kNN engine, k-means
 // NMI / NMI+, the held-out triplet accuracy, and how the [HTL] class tree of the final embeddings recovers a known
 // grouping (eval.tree_groups).
-#include "dmlbench/experiments/class_tree_margins.hpp"
+#include "class_tree_margins.hpp"
+#include "dmlbench/experiments/embedding_distance.hpp"
 #include "dmlbench/experiments/embedding_spread.hpp"
-#include "dmlbench/experiments/ranking_metrics.hpp"
+#include "../config/ranking_metrics.hpp"
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 #include "dmlbench/experiments/retrieval_metrics.hpp"
 #include "dmlbench/theory/hierarchy_recovery.hpp"
@@ -44,7 +45,11 @@ MinedTriplets fixed_triplets(const torch::Tensor& labels, std::uint64_t seed) {
 double triplet_accuracy(const torch::Tensor& emb, const MinedTriplets& t) {
   const auto e = emb.to(torch::kFloat64);
   const auto a = e.index({t.anchors}), p = e.index({t.positives}), n = e.index({t.negatives});
-  return (a - p).pow(2).sum(1).lt((a - n).pow(2).sum(1)).to(torch::kFloat64).mean().item<double>();
+  return paired_distance(a, p, Distance::squared_euclidean)
+      .lt(paired_distance(a, n, Distance::squared_euclidean))
+      .to(torch::kFloat64)
+      .mean()
+      .item<double>();
 }
 
 namespace {
@@ -58,7 +63,7 @@ std::vector<std::string> levels_of(const RunConfig& c, const LabeledSplit& s) {
 // The ranking of the configured metric (eval.metric), without clustering; the callers set K.
 RetrievalOptions ranking_options(const RunConfig& c) {
   RetrievalOptions o;
-  o.similarity = c.eval.metric == "euclidean" ? Similarity::euclidean : Similarity::cosine;
+  o.similarity = c.eval.similarity;
   o.clustering = false;
   return o;
 }

@@ -5,7 +5,7 @@
 #include "dmlbench/experiments/phase_clock.hpp"
 
 #include "dmlbench/experiments/batch_miner.hpp"
-#include "dmlbench/experiments/class_tree_margins.hpp"
+#include "class_tree_margins.hpp"
 #include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_data.hpp"

@@ -1,4 +1,4 @@
-// The implementations of the registered losses (training_loss.hpp), by name, and the interface's defaults.
+// The implementations of the registered losses (training_loss.hpp), by name, and what a sampler reads of a loss's state.
 #include "dmlbench/experiments/training_loss.hpp"
 
 #include <map>
@@ -13,13 +13,10 @@ std::map<std::string, LossFactory>& factories() {
 }
 }  // namespace
 
-torch::Tensor TrainingLoss::terms(const LossBatch&) {
-  throw std::logic_error("this loss is not a mean of per-triplet terms (its spec is not trimmable)");
-}
-
-const std::vector<double>& TrainingLoss::class_distances() const {
+const std::vector<double>& loss_class_distances(const TrainingLoss& loss) {
   static const std::vector<double> none;
-  return none;
+  const auto* state = capability<EpochState>(loss);
+  return state ? state->class_distances() : none;
 }
 
 void register_loss(LossSpec spec, LossFactory make) {

@@ -60,7 +60,8 @@ json training_metrics(const RunConfig& c, TrainingSetup& s, const TrainingProgre
   if (!p.active_by_epoch.empty())
     m["active_triplets"] = {{"first_epoch", p.active_by_epoch.begin().value()},
                             {"last_epoch", (--p.active_by_epoch.end()).value()}, {"by_epoch", p.active_by_epoch}};
-  if (const auto own = s.loss->metrics(); !own.is_null()) m[c.loss.name] = own;
+  if (const auto* state = capability<EpochState>(*s.loss); state && !state->metrics().is_null())
+    m[c.loss.name] = state->metrics();
   if (c.eval.movement) {
     m["movement"] = movement_summary(p.movement_rows);
     m["movement"]["tolerance"] = c.eval.movement_tolerance;
@@ -101,7 +102,7 @@ void write_embeddings(const fs::path& out, const std::string& name, const Labele
 // eval.subclusters: per coarse class, how many of its fine classes stay apart, as retrieval sees the rows.
 json subclusters_of(const RunConfig& c, const LabeledSplit& s, const torch::Tensor& emb) {
   const auto& lv = c.eval.subclusters;
-  const auto rows = c.eval.metric == "cosine" ? F::normalize(emb, F::NormalizeFuncOptions().dim(1)) : emb;
+  const auto rows = c.eval.similarity == Similarity::cosine ? F::normalize(emb, F::NormalizeFuncOptions().dim(1)) : emb;
   const auto sc = count_subclusters(rows, s.labels[std::size_t(s.level_index(lv[0]))],
                                     s.labels[std::size_t(s.level_index(lv[1]))]);
   return {{"coarse", lv[0]}, {"fine", lv[1]}, {"coarse_classes", sc.coarse_classes},

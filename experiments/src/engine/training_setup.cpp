@@ -94,9 +94,9 @@ std::vector<torch::optim::OptimizerParamGroup> parameter_groups(const RunConfig&
     groups.emplace_back(s.model->parameters());
     s.base_lr.push_back(c.optimizer.lr);
   }
-  if (const auto own = s.loss->parameters(); !own.empty()) {
-    groups.emplace_back(own);
-    s.base_lr.push_back(s.loss->learning_rate() > 0 ? s.loss->learning_rate() : c.optimizer.lr);
+  if (auto* loss = capability<OwnParameters>(*s.loss); loss && !loss->parameters().empty()) {
+    groups.emplace_back(loss->parameters());
+    s.base_lr.push_back(loss->learning_rate() > 0 ? loss->learning_rate() : c.optimizer.lr);
   }
   return groups;
 }
@@ -104,7 +104,7 @@ std::vector<torch::optim::OptimizerParamGroup> parameter_groups(const RunConfig&
 void make_optimizer(const RunConfig& c, TrainingSetup& s) {
   auto groups = parameter_groups(c, s);
   const auto& o = c.optimizer;
-  if (o.name == "adam") {
+  if (o.kind == OptimizerKind::adam) {
     for (std::size_t g = 0; g < groups.size(); ++g)
       groups[g].set_options(
           std::make_unique<torch::optim::AdamOptions>(torch::optim::AdamOptions(s.base_lr[g]).weight_decay(o.weight_decay)));
@@ -121,7 +121,7 @@ void make_optimizer(const RunConfig& c, TrainingSetup& s) {
 void make_model(const RunConfig& c, TrainingSetup& s) {
   torch::manual_seed(c.seed);
   s.model = std::make_unique<EmbeddingModel>(
-      make_embedding_model(c.model.name, c.model.embedding_dim, c.model.kernels, s.data.channels));
+      make_embedding_model(c.model.arch, c.model.embedding_dim, c.model.kernels, s.data.channels));
   if (!c.model.pretrained.empty()) s.model->load_pretrained(c.model.pretrained);
   if (!c.model.init_run.empty()) s.model->load((fs::path(c.model.init_run) / "checkpoint_model.pt").string());
   s.model->set_freeze_bn(c.model.freeze_bn);

@@ -1,6 +1,7 @@
 // One optimiser step of a training run: the batch's embeddings, the miner's triplets where the loss takes them, the
 // loss (through the trimmed reducer where loss.trim is set), the update, and [XHN] Sec 6.1's movement log.
-#include "dmlbench/experiments/trimmed_loss.hpp"
+#include "dmlbench/experiments/embedding_distance.hpp"
+#include "dmlbench/experiments/loss_reducers.hpp"
 #include "dmlbench/experiments/triplet_movement_log.hpp"
 #include "training_run.hpp"
 
@@ -38,8 +39,10 @@ json movement_row(const RunConfig& c, TrainingSetup& s, const torch::Tensor& x, 
 // The loss of the batch: the trimmed reducer over the loss's per-triplet terms, or the loss itself.
 LossValue loss_of(const RunConfig& c, TrainingSetup& s, const LossBatch& b) {
   if (c.loss.trim > 0 && b.triplets && b.triplets->anchors.size(0) > 0) {  // [LCC] Sec 5.2.5: the lowest-loss ones
-    const auto terms = s.loss->terms(b);
-    return {trimmed_mean(terms, c.loss.trim), s.loss->active_of_terms(terms)};
+    auto* per_triplet = capability<PerTripletTerms>(*s.loss);
+    if (!per_triplet) throw std::logic_error("loss.trim: " + c.loss.name + " has no per-triplet terms (its spec is not trimmable)");
+    const auto terms = per_triplet->terms(b);
+    return {trimmed_mean(terms, c.loss.trim), per_triplet->active_of_terms(terms)};
   }
   return s.loss->forward(b);
 }
@@ -62,7 +65,7 @@ StepOutcome train_step(const RunConfig& c, TrainingSetup& s, TrainingProgress& p
     PhaseClock::Lap lap(&p.clock, "mining");
     auto gen = at::detail::createCPUGenerator(c.seed * 7919ULL + std::uint64_t(p.steps));
     const auto& e = b.embeddings;
-    const auto sim = s.mine_cosine ? e.matmul(e.t()).detach() : -torch::cdist(e, e).pow(2).detach();
+    const auto sim = s.mine_cosine ? e.matmul(e.t()).detach() : -pairwise_squared_cdist(e).detach();
     t = mine_triplets(sim, b.labels, s.miner, gen);
     p.skipped_anchors += t.skipped_no_positive + t.skipped_no_negative;
     b.triplets = &t;

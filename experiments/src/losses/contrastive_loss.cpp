@@ -2,10 +2,26 @@
 // ([LCC] Sec 3).
 #include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
-#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/contrastive_loss.hpp"
+
+#include <stdexcept>
 #endif
 
 namespace dmlbench::experiments {
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+torch::Tensor contrastive_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha) {
+  const auto B = emb.size(0);
+  if (B < 2) throw std::invalid_argument("contrastive loss: a batch of at least 2");
+  const auto d = pairwise_squared_cdist(emb);
+  const auto l = labels.to(emb.device());
+  const auto same = l.unsqueeze(0).eq(l.unsqueeze(1)).to(emb.dtype());
+  const auto off = 1 - torch::eye(B, emb.options());
+  const auto terms = same * d + (1 - same) * torch::relu(alpha - d);
+  return (terms * off).sum() / (B * (B - 1));
+}
+#endif
+
 namespace {
 
 LossSpec contrastive_spec() {

@@ -6,7 +6,8 @@
 #if DMLBENCH_LOSS_IMPLEMENTATION
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/class_tree_json.hpp"
-#include "dmlbench/experiments/class_tree_margins.hpp"
+#include "dmlbench/experiments/embedding_distance.hpp"
+#include "../engine/class_tree_margins.hpp"
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
 
 #include <filesystem>
@@ -63,13 +64,32 @@ LossSpec htl_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-class HierarchicalTripletLoss final : public TrainingLoss {
+// Its settings typed once, when the run's loss is built (issue 51 item 5: no string look-up in the step or at an
+// epoch's end); `tree_fields`, as the config wrote them, go into each htl_tree.json.
+struct HtlSettings {
+  bool squared;
+  int update_epochs, levels;
+  theory::Linkage linkage;
+  double beta;
+  nlohmann::ordered_json tree_fields;
+  explicit HtlSettings(const RunConfig::Loss& l)
+      : squared(distance_named(l.distance) == Distance::squared_euclidean),
+        update_epochs(l.setting("htl_update_epochs").get<int>()),
+        levels(l.setting("htl_levels").get<int>()),
+        linkage(theory::linkage_from_name(l.setting("htl_linkage").get<std::string>())),
+        beta(l.setting("htl_beta").get<double>()),
+        tree_fields({{"levels", l.setting("htl_levels")},
+                     {"linkage", l.setting("htl_linkage")},
+                     {"beta", l.setting("htl_beta")}}) {}
+};
+
+class HierarchicalTripletLoss final : public TrainingLoss, public EpochState, public CheckpointedState {
  public:
   explicit HierarchicalTripletLoss(const LossSetup& s)
-      : c_(s.config), device_(s.device),
+      : c_(s.config), h_(s.config.loss), device_(s.device),
         margins_(torch::full({s.num_classes, s.num_classes}, s.config.loss.margin, torch::kFloat32).to(s.device)) {}
   LossValue forward(const LossBatch& b) override {
-    const auto r = hierarchical_triplet_loss_all(b.embeddings, b.class_index, margins_, c_.loss.distance == "squared");
+    const auto r = hierarchical_triplet_loss_all(b.embeddings, b.class_index, margins_, h_.squared);
     return {r.loss, r.active};
   }
   void end_epoch(const EpochEnd& e) override;
@@ -88,6 +108,7 @@ class HierarchicalTripletLoss final : public TrainingLoss {
     return (std::filesystem::path(dir) / "checkpoint_htl_tree.pt").string();
   }
   const RunConfig& c_;
+  const HtlSettings h_;
   torch::Device device_;
   torch::Tensor margins_;
   std::vector<double> distances_;
@@ -95,23 +116,17 @@ class HierarchicalTripletLoss final : public TrainingLoss {
 };
 
 void HierarchicalTripletLoss::end_epoch(const EpochEnd& e) {
-  const int every = c_.loss.setting("htl_update_epochs").get<int>();
-  if (every == 0 || e.epoch % every != 0) return;
+  if (h_.update_epochs == 0 || e.epoch % h_.update_epochs != 0) return;
   // [HTL] Algorithm 1 step 7: the tree of the current model's training embeddings, for the epochs that follow
-  const auto& l = c_.loss;
-  const auto tree = class_tree_margins(e.embed_train(), e.train_labels, l.setting("htl_levels").get<int>(),
-                                       theory::linkage_from_name(l.setting("htl_linkage").get<std::string>()),
-                                       l.setting("htl_beta").get<double>());
+  const auto tree = class_tree_margins(e.embed_train(), e.train_labels, h_.levels, h_.linkage, h_.beta);
   margins_ = tree.margins.to(device_, torch::kFloat32);
   distances_ = tree.distance_table;
   ++trees_built_;
   last_tree_epoch_ = e.epoch;
+  nlohmann::ordered_json fields = {{"run", c_.name}, {"seed", c_.seed}, {"after_epoch", e.epoch}, {"level", e.train_level}};
+  for (const auto& [key, value] : h_.tree_fields.items()) fields[key] = value;
   write_file_atomically((std::filesystem::path(e.out_dir) / "htl_tree.json").string(),
-                        class_tree_json(tree.distances, tree.tree,
-                                        {{"run", c_.name}, {"seed", c_.seed}, {"after_epoch", e.epoch},
-                                         {"level", e.train_level}, {"levels", l.setting("htl_levels")},
-                                         {"linkage", l.setting("htl_linkage")}, {"beta", l.setting("htl_beta")}})
-                                .dump(1) + "\n");
+                        class_tree_json(tree.distances, tree.tree, fields).dump(1) + "\n");
   e.log << "[train]   class tree " << trees_built_ << ": " << tree.distances.classes.size() << " classes, d_0 = "
         << std::setprecision(3) << tree.distances.d0 << ", nodes per level";
   for (int k = 0; k <= tree.tree.levels(); ++k) e.log << " " << tree.tree.nodes(k);

@@ -2,13 +2,33 @@
 // its own optimizer group and checkpoint file.
 #include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
-#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/margin_loss.hpp"
 
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 #endif
 
 namespace dmlbench::experiments {
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+MarginLossImpl::MarginLossImpl(int num_classes, double a, double beta0) : alpha(a) {
+  if (num_classes < 1) throw std::invalid_argument("margin loss: num_classes >= 1");
+  beta = register_parameter("beta", torch::full({num_classes}, beta0, torch::kFloat32));
+}
+
+torch::Tensor MarginLossImpl::forward(const torch::Tensor& emb, const torch::Tensor& labels, const MinedTriplets& t) {
+  require_triplets(emb, t);
+  const auto a = emb.index({t.anchors});
+  const auto b = beta.to(emb.device()).index({labels.to(emb.device()).index({t.anchors})});
+  const auto dap = paired_distance(a, emb.index({t.positives}), Distance::squared_euclidean),
+             dan = paired_distance(a, emb.index({t.negatives}), Distance::squared_euclidean);
+  const auto lp = torch::relu(dap - b + alpha), ln = torch::relu(b - dan + alpha);
+  const auto active = (lp.gt(0).sum() + ln.gt(0).sum()).clamp_min(1).to(emb.dtype());
+  return (lp.sum() + ln.sum()) / active;
+}
+#endif
+
 namespace {
 
 LossSpec margin_spec() {
@@ -26,7 +46,7 @@ LossSpec margin_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-class LearnableMarginLoss final : public TrainingLoss {
+class LearnableMarginLoss final : public TrainingLoss, public OwnParameters, public CheckpointedState {
  public:
   explicit LearnableMarginLoss(const LossSetup& s)
       : module_(int(s.num_classes), s.config.loss.margin, s.config.loss.setting("beta0").get<double>()),

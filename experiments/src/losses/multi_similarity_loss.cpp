@@ -2,10 +2,42 @@
 // (each anchor's most similar positive alone in the positive term).
 #include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
-#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/multi_similarity_loss.hpp"
 #endif
 
 namespace dmlbench::experiments {
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+torch::Tensor multi_similarity_loss(const torch::Tensor& emb, const torch::Tensor& labels, double alpha, double beta,
+                                    double lambda, double epsilon, bool easiest_positive, MsReduction reduction) {
+  const auto B = emb.size(0);
+  const auto sim = emb.matmul(emb.t());
+  const auto l = labels.to(emb.device());
+  const auto eye = torch::eye(B, torch::TensorOptions().dtype(torch::kBool).device(emb.device()));
+  const auto pos = l.unsqueeze(0).eq(l.unsqueeze(1)).logical_and(eye.logical_not());
+  const auto neg = l.unsqueeze(0).ne(l.unsqueeze(1));
+  torch::Tensor loss = torch::zeros({}, emb.options());
+  std::int64_t used = 0;
+  const auto s_det = sim.detach();
+  for (std::int64_t i = 0; i < B; ++i) {
+    if (!pos[i].any().item<bool>() || !neg[i].any().item<bool>()) continue;
+    const auto sp = s_det[i].masked_select(pos[i]), sn = s_det[i].masked_select(neg[i]);
+    // mining (Wang et al. eqs 10-11): negatives with S + eps > min positive, positives with S - eps < max negative
+    const auto keep_n = neg[i].logical_and(s_det[i].gt(sp.min() - epsilon));
+    auto keep_p = pos[i].logical_and(s_det[i].lt(sn.max() + epsilon));
+    if (easiest_positive)  // EPS: the most similar positive, whatever the mining rule says
+      keep_p = torch::zeros_like(pos[i]).index_fill_(
+          0, torch::where(pos[i], s_det[i], torch::full_like(s_det[i], -1e30)).argmax(), true);
+    if (!keep_n.any().item<bool>() || !keep_p.any().item<bool>()) continue;
+    const auto p_term = torch::log1p(torch::exp(-alpha * (sim[i].masked_select(keep_p) - lambda)).sum()) / alpha;
+    const auto n_term = torch::log1p(torch::exp(beta * (sim[i].masked_select(keep_n) - lambda)).sum()) / beta;
+    loss = loss + p_term + n_term;
+    ++used;
+  }
+  return average_over_anchors(loss, used, B, reduction, sim);
+}
+#endif
+
 namespace {
 
 LossSpec ms_spec() {

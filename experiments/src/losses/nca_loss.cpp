@@ -2,10 +2,24 @@
 // [XGS eq 4]).
 #include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
-#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/nca_loss.hpp"
 #endif
 
 namespace dmlbench::experiments {
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+torch::Tensor nca_triplet_terms(const torch::Tensor& emb, const MinedTriplets& t, double scale) {
+  require_triplets(emb, t);
+  const auto a = emb.index({t.anchors});
+  const auto sap = (a * emb.index({t.positives})).sum(1), san = (a * emb.index({t.negatives})).sum(1);
+  return torch::nn::functional::softplus(scale * (san - sap));
+}
+
+torch::Tensor nca_triplet_loss(const torch::Tensor& emb, const MinedTriplets& t, double scale) {
+  return mean_of_terms(nca_triplet_terms(emb, t, scale));
+}
+#endif
+
 namespace {
 
 LossSpec nca_spec() {
@@ -21,7 +35,7 @@ LossSpec nca_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-class NcaLoss final : public TrainingLoss {
+class NcaLoss final : public TrainingLoss, public PerTripletTerms {
  public:
   explicit NcaLoss(const LossSetup& s) : scale_(s.config.loss.setting("scale").get<double>()) {}
   LossValue forward(const LossBatch& b) override { return {nca_triplet_loss(b.embeddings, *b.triplets, scale_), {}}; }

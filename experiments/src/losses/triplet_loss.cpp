@@ -2,10 +2,27 @@
 // cosine distance ([LCC] Sec 3, [XHN] eq 28's vanilla loss L^v; Schroff et al. 2015).
 #include "loss_registration.hpp"
 #if DMLBENCH_LOSS_IMPLEMENTATION
-#include "dmlbench/experiments/metric_losses.hpp"
+#include "dmlbench/experiments/embedding_distance.hpp"
+#include "dmlbench/experiments/loss_reducers.hpp"
+#include "dmlbench/experiments/triplet_loss.hpp"
 #endif
 
 namespace dmlbench::experiments {
+
+#if DMLBENCH_LOSS_IMPLEMENTATION
+torch::Tensor triplet_margin_terms(const torch::Tensor& emb, const MinedTriplets& t, double margin, Distance d) {
+  require_triplets(emb, t);
+  const auto a = emb.index({t.anchors}), p = emb.index({t.positives}), n = emb.index({t.negatives});
+  const auto dap = paired_distance(a, p, d);
+  const auto dan = paired_distance(a, n, d);
+  return torch::relu(dap - dan + margin);
+}
+
+torch::Tensor triplet_margin_loss(const torch::Tensor& emb, const MinedTriplets& t, double margin, Distance d) {
+  return mean_of_terms(triplet_margin_terms(emb, t, margin, d));
+}
+#endif
+
 namespace {
 
 LossSpec triplet_spec() {
@@ -21,27 +38,21 @@ LossSpec triplet_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-class TripletLoss final : public TrainingLoss {
+class TripletLoss final : public TrainingLoss, public PerTripletTerms {
  public:
-  explicit TripletLoss(const LossSetup& s)
-      : margin_(s.config.loss.margin),
-        distance_(s.config.loss.distance == "squared"     ? TripletDistance::squared_euclidean
-                  : s.config.loss.distance == "euclidean" ? TripletDistance::euclidean
-                                                          : TripletDistance::cosine) {}
+  explicit TripletLoss(const LossSetup& s) : margin_(s.config.loss.margin), distance_(distance_named(s.config.loss.distance)) {}
   LossValue forward(const LossBatch& b) override {
     const auto t = terms(b);
-    return {t.mean(), active_of_terms(t)};
+    return {mean_of_terms(t), active_of_terms(t)};
   }
   torch::Tensor terms(const LossBatch& b) override {
     return triplet_margin_terms(b.embeddings, *b.triplets, margin_, distance_);
   }
-  std::optional<double> active_of_terms(const torch::Tensor& t) const override {
-    return t.detach().gt(0).to(torch::kFloat64).mean().item<double>();
-  }
+  std::optional<double> active_of_terms(const torch::Tensor& t) const override { return share_violating(t); }
 
  private:
   double margin_;
-  TripletDistance distance_;
+  Distance distance_;
 };
 
 #endif

@@ -109,30 +109,38 @@ void EmbeddingModel::load_pretrained(const std::string& path) {
   for (auto& [dst, src] : plan) dst.copy_(*src);
 }
 
-std::vector<std::string> embedding_model_names() { return {"lcc-mnist", "small-conv", "resnet18", "resnet50"}; }
+std::vector<std::string> embedding_model_names() { return model_archs().names(); }
 
-EmbeddingModel make_embedding_model(const std::string& name, int embedding_dim, const std::string& kernels,
-                                    int in_channels) {
+EmbeddingModel make_embedding_model(ModelArch arch, int embedding_dim, const std::string& kernels, int in_channels) {
+  const std::string& name = model_archs().name_of(arch);
   if (embedding_dim < 1 || in_channels < 0)
     throw std::invalid_argument("model " + name + ": embedding_dim must be >= 1 and in_channels >= 0 (0: the "
                                 "model's default), got " + std::to_string(embedding_dim) + " and " +
                                 std::to_string(in_channels));
-  if (name == "lcc-mnist") {
-    if (in_channels != 0 && in_channels != 1)
-      throw std::invalid_argument("model lcc-mnist takes 1 x 28 x 28 images, not " + std::to_string(in_channels) +
-                                  " channels");
-    MnistEmbeddingNet net(embedding_dim, parse_net_kernels(kernels));
-    return wrap(net, net->fc2->parameters(), name);
+  switch (arch) {
+    case ModelArch::lcc_mnist: {
+      if (in_channels != 0 && in_channels != 1)
+        throw std::invalid_argument("model lcc-mnist takes 1 x 28 x 28 images, not " + std::to_string(in_channels) +
+                                    " channels");
+      MnistEmbeddingNet net(embedding_dim, parse_net_kernels(kernels));
+      return wrap(net, net->fc2->parameters(), name);
+    }
+    case ModelArch::small_conv: {
+      SmallConvNet net(embedding_dim, in_channels == 0 ? 1 : in_channels);
+      return wrap(net, net->embedding->parameters(), name);
+    }
+    case ModelArch::resnet18:
+    case ModelArch::resnet50: {
+      ResNet net(arch == ModelArch::resnet18 ? 18 : 50, embedding_dim, in_channels == 0 ? 3 : in_channels);
+      return wrap(net, net->embedding->parameters(), name);
+    }
   }
-  if (name == "small-conv") {
-    SmallConvNet net(embedding_dim, in_channels == 0 ? 1 : in_channels);
-    return wrap(net, net->embedding->parameters(), name);
-  }
-  if (name == "resnet18" || name == "resnet50") {
-    ResNet net(name == "resnet18" ? 18 : 50, embedding_dim, in_channels == 0 ? 3 : in_channels);
-    return wrap(net, net->embedding->parameters(), name);
-  }
-  throw std::invalid_argument("unknown model '" + name + "' (" + joined_names(embedding_model_names()) + ")");
+  throw std::logic_error("make_embedding_model: a model without a case");
+}
+
+EmbeddingModel make_embedding_model(const std::string& name, int embedding_dim, const std::string& kernels,
+                                    int in_channels) {
+  return make_embedding_model(model_archs().named(name), embedding_dim, kernels, in_channels);
 }
 
 }  // namespace dmlbench::experiments

@@ -2,7 +2,7 @@
 // entries (<layer>/scopes/<PAPER>.json), so that the audit never drifts from the verdicts it explains.
 #include "dmlbench/experiments/report_claims_table.hpp"
 
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 
 #include <sstream>
 

@@ -3,7 +3,7 @@
 #include "dmlbench/experiments/report_claim_rows.hpp"
 
 #include "dmlbench/experiments/report_io.hpp"
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 
 #include <array>
 #include <filesystem>

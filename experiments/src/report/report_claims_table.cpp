@@ -2,7 +2,7 @@
 #include "dmlbench/experiments/report_claims_table.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 
 #include <map>
 #include <sstream>

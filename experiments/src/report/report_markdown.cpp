@@ -3,8 +3,8 @@
 
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
-#include "dmlbench/experiments/report_reproduction_tables.hpp"
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_reproduction_tables.hpp"
+#include "report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include <filesystem>

@@ -4,7 +4,7 @@
 
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
-#include "dmlbench/experiments/report_sweeps.hpp"
+#include "report_sweeps.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 #include "dmlbench/theory/paper_registry.hpp"
 

@@ -1,7 +1,7 @@
 // A reproduction in the report: side by side with the paper (one row per metric), and its variants (one row each).
-#include "dmlbench/experiments/report_reproduction_tables.hpp"
+#include "report_reproduction_tables.hpp"
 
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 
 #include <sstream>

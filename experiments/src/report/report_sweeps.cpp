@@ -1,6 +1,6 @@
 // `dmlbench report --sweep DIR`: a reproduction's runs made by `dmlbench sweep` (a cluster's job array) are collected
 // into its stage instead of being run again.
-#include "dmlbench/experiments/report_sweeps.hpp"
+#include "report_sweeps.hpp"
 
 #include "dmlbench/experiments/sweep_state.hpp"
 

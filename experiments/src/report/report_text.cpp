@@ -1,5 +1,5 @@
 // Text pieces shared by the report's Markdown tables: a safe table cell and a number with one decimal.
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 
 #include <iomanip>
 #include <sstream>

@@ -4,7 +4,7 @@
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/count_claim_statistics.hpp"
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -3,7 +3,7 @@
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
-#include "dmlbench/experiments/report_text.hpp"
+#include "report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include <cmath>

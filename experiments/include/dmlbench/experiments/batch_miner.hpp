@@ -35,6 +35,9 @@ struct MinedTriplets {
   std::int64_t skipped_no_negative = 0;         // anchors with no other class in the batch
 };
 
+// For a loss on mined triplets: std::invalid_argument unless `emb` is B x d and `t` holds a triplet.
+void require_triplets(const torch::Tensor& emb, const MinedTriplets& t);
+
 // sim: B x B similarities of L2-normalised embeddings (any device); labels: B (int64). One triplet per anchor, or with
 // PositiveChoice::all one per anchor-positive pair (anchors in order, each anchor's positives in batch order), each
 // pair with its own negative. Semi-hard: the most similar negative that is less similar than the chosen positive (S_an < S_ap, the closest

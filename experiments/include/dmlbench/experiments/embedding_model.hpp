@@ -3,6 +3,8 @@
 // checkpoints and pretrained weights.
 #pragma once
 
+#include "dmlbench/experiments/model_arch.hpp"
+
 #include <torch/torch.h>
 
 #include <functional>
@@ -53,6 +55,8 @@ class EmbeddingModel {
 // 3 for the ResNets). Unknown names, embedding_dim < 1 and in_channels < 0 throw std::invalid_argument (an unknown
 // name's message lists the valid ones).
 std::vector<std::string> embedding_model_names();
+EmbeddingModel make_embedding_model(ModelArch arch, int embedding_dim, const std::string& kernels, int in_channels);
+// The same by name (the parser's edge: tests, a caller with a typed name): model_archs().named(name) first.
 EmbeddingModel make_embedding_model(const std::string& name, int embedding_dim, const std::string& kernels,
                                     int in_channels);
 

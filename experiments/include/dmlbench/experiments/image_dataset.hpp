@@ -3,6 +3,8 @@
 // dataset has and its documented class-disjoint split. Torch-free; nothing is decoded here (see image.hpp).
 #pragma once
 
+#include "dmlbench/experiments/dataset_kind.hpp"
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -37,6 +39,8 @@ struct DatasetSplits {
 std::vector<std::string> dataset_layouts();
 // One of the readers below by layout name. Unknown layout: std::invalid_argument naming the valid ones and the nearest.
 DatasetSplits read_dataset(const std::string& layout, const std::string& root);
+// The same by its parsed name (dataset_kind.hpp); an idx dataset: std::invalid_argument.
+DatasetSplits read_dataset(DatasetKind layout, const std::string& root);
 
 // Omniglot (Lake et al. 2015): <root>/images_background/<alphabet>/<characterNN>/*.png is "train" (30 alphabets),
 // <root>/images_evaluation/... is "test" (20 alphabets). Levels {"alphabet", "character"}; a character is the pair

@@ -12,7 +12,7 @@ namespace dmlbench::experiments {
 // default) on CPU tensors with the first convolution written channels-last (single_channel_conv.hpp), each
 // ReLU -> BN [-> max-pool] as one op (fused_relu_batch_norm.hpp) and the dense 128 layer on MKL-DNN's inner product
 // rather than the generic BLAS. Elsewhere (CUDA) `fused` falls back to `stock`. The parameters, buffers and
-// checkpoints are the same either way; the outputs agree to float rounding (tests/experiments/test_fused_kernels.cpp).
+// checkpoints are the same either way; the outputs agree to float rounding (tests/experiments/models/test_fused_kernels.cpp).
 enum class NetKernels { stock, fused };
 NetKernels parse_net_kernels(const std::string& name);  // "stock" | "fused"; anything else throws
 

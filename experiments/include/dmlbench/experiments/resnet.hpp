@@ -6,7 +6,7 @@
 // not built). BasicBlock (ResNet-18) and Bottleneck (ResNet-50, the stride on its 3x3 convolution: "ResNet v1.5", as
 // torchvision) match torchvision's; conv1 takes any channel count (3 for pretrained weights). Initialisation as
 // torchvision's: convolutions Kaiming-normal (fan_out, ReLU), batch norm weight 1 and bias 0, the head torch's
-// default for Linear. tests/experiments/test_resnet.cpp checks the forward against torchvision's.
+// default for Linear. tests/experiments/models/test_resnet_torchvision.cpp checks the forward against torchvision's.
 #pragma once
 
 #include <torch/torch.h>

@@ -3,7 +3,11 @@
 #pragma once
 
 #include "dmlbench/experiments/config_key.hpp"
+#include "dmlbench/experiments/dataset_kind.hpp"
+#include "dmlbench/experiments/model_arch.hpp"
 #include "dmlbench/experiments/nearest_name.hpp"  // used with every config error
+#include "dmlbench/experiments/optimizer_kind.hpp"
+#include "dmlbench/experiments/similarity.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +31,7 @@ struct RunConfig {
   std::string device = "auto";
   struct Dataset {
     std::string name, data_dir, train_level;
+    DatasetKind kind = DatasetKind::mnist;  // dataset.name, parsed
     double holdout = 0.2;
     int image_size = 0, channels = 0;  // file-backed datasets: the network's input size and channels
     std::string train_split, transform_train, transform_eval;
@@ -38,6 +43,7 @@ struct RunConfig {
   } dataset;
   struct Model {
     std::string name, kernels, pretrained;
+    ModelArch arch = ModelArch::small_conv;  // model.name, parsed
     int embedding_dim = 2;
     bool normalize = false, freeze_bn = false;
     std::string init_run;  // a finished run's folder whose final weights start this run (e.g. [XHN] Sec 6.1's later phase)
@@ -61,6 +67,7 @@ struct RunConfig {
   } batch;
   struct Optimizer {
     std::string name;
+    OptimizerKind kind = OptimizerKind::adam;  // optimizer.name, parsed
     double lr = 1e-3, head_lr = 0, momentum = 0.9, weight_decay = 0;
   } optimizer;
   struct Schedule {
@@ -76,6 +83,7 @@ struct RunConfig {
     std::vector<std::string> sets, levels;
     std::vector<int> ks;
     std::string metric;
+    Similarity similarity = Similarity::cosine;  // eval.metric, parsed
     int nmi_plus_factor = 10;
     bool every_epoch = false, nmi = true, curve_ranking = false;
     std::vector<std::string> curve_sets;   // every_epoch: the sets of the curve (empty: all)

@@ -70,11 +70,8 @@ TrainingData load_training_data(const RunConfig& c);
 // keeps its first draws).
 TrainingData load_image_layout(const RunConfig& c);
 
-// dataset.transform_train / transform_eval: a preset or a JSON list of transforms (image_transforms.hpp). Presets:
-// resize (to image_size x image_size; nothing at the native size), rrc-flip (RandomResizedCrop(image_size) + flip,
-// torchvision's ImageNet training transform), center-crop (shorter side to image_size x 256/224, centre crop); the
-// last two normalise RGB with ImageNet's mean and std. Throws config_error naming `key`.
-std::vector<std::string> transform_presets();
+// dataset.transform_train / transform_eval: a preset (transform_presets.hpp) or a JSON list of transforms
+// (image_transforms.hpp). Throws config_error naming `key`.
 TransformPipeline transform_from_config(const std::string& spec, int image_size, int channels, const std::string& key);
 
 }  // namespace dmlbench::experiments

@@ -48,28 +48,64 @@ struct EpochEnd {
   std::ostream& log;
 };
 
+// The core every loss has: its value on a batch. What only some losses have is an add-on below, an interface the
+// loss's class derives from beside TrainingLoss (issue 51 item 3); the engine asks for one with capability<T>(loss).
 class TrainingLoss {
  public:
   virtual ~TrainingLoss() = default;
   virtual LossValue forward(const LossBatch& b) = 0;
-  // Per-triplet terms whose mean is the loss (spec trimmable), for the trimmed reducer, and what they say of the
-  // active triplets.
-  virtual torch::Tensor terms(const LossBatch& b);
-  virtual std::optional<double> active_of_terms(const torch::Tensor&) const { return std::nullopt; }
-  // Its own trainable parameters (an optimizer group of their own) and their learning rate (0: the optimizer's).
-  virtual std::vector<torch::Tensor> parameters() { return {}; }
-  virtual double learning_rate() const { return 0; }
-  // Its state in the run folder's checkpoint: files of its own (name, bytes), written with the checkpoint's other files
-  // as one set (atomic_file.hpp), and fields of checkpoint.json; load() reads them back from the run folder.
-  virtual std::vector<std::pair<std::string, std::string>> state_files() const { return {}; }
-  virtual nlohmann::ordered_json checkpoint_fields() const { return nlohmann::ordered_json::object(); }
-  virtual void load(const std::string& /*out_dir*/, const nlohmann::ordered_json& /*checkpoint*/) {}
-  virtual void end_epoch(const EpochEnd&) {}
-  // C x C row-major class distances of its class tree (empty: none yet), for a sampler that needs them.
-  virtual const std::vector<double>& class_distances() const;
-  // Its block of metrics.json (null: none).
-  virtual nlohmann::ordered_json metrics() const { return nullptr; }
 };
+
+// Add-on: per-triplet terms whose mean is the loss (spec trimmable), for the trimmed reducer (loss_reducers.hpp), and
+// what they say of the active triplets.
+class PerTripletTerms {
+ public:
+  virtual ~PerTripletTerms() = default;
+  virtual torch::Tensor terms(const LossBatch& b) = 0;
+  virtual std::optional<double> active_of_terms(const torch::Tensor&) const { return std::nullopt; }
+};
+
+// Add-on: trainable parameters of its own (an optimizer group of their own) and their learning rate (0: the
+// optimizer's).
+class OwnParameters {
+ public:
+  virtual ~OwnParameters() = default;
+  virtual std::vector<torch::Tensor> parameters() = 0;
+  virtual double learning_rate() const { return 0; }
+};
+
+// Add-on: state in the run folder's checkpoint: files of its own (name, bytes), written with the checkpoint's other
+// files as one set (atomic_file.hpp), and fields of checkpoint.json; load() reads them back from the run folder.
+class CheckpointedState {
+ public:
+  virtual ~CheckpointedState() = default;
+  virtual std::vector<std::pair<std::string, std::string>> state_files() const = 0;
+  virtual nlohmann::ordered_json checkpoint_fields() const { return nlohmann::ordered_json::object(); }
+  virtual void load(const std::string& out_dir, const nlohmann::ordered_json& checkpoint) = 0;
+};
+
+// Add-on: state across epochs ([HTL]'s class tree): updated when an epoch ends, read by a sampler that needs its C x C
+// row-major class distances (empty: none yet), and its block of metrics.json.
+class EpochState {
+ public:
+  virtual ~EpochState() = default;
+  virtual void end_epoch(const EpochEnd&) = 0;
+  virtual const std::vector<double>& class_distances() const = 0;
+  virtual nlohmann::ordered_json metrics() const = 0;
+};
+
+// The add-on T of `loss`, or nullptr where it has none.
+template <class T>
+T* capability(TrainingLoss& loss) {
+  return dynamic_cast<T*>(&loss);
+}
+template <class T>
+const T* capability(const TrainingLoss& loss) {
+  return dynamic_cast<const T*>(&loss);
+}
+
+// The C x C class distances of the loss's state across epochs (EpochState), empty where it has none or none yet.
+const std::vector<double>& loss_class_distances(const TrainingLoss& loss);
 
 using LossFactory = std::function<std::unique_ptr<TrainingLoss>(const LossSetup&)>;
 // Registers a loss's spec and implementation (from DMLBENCH_REGISTER_LOSS).

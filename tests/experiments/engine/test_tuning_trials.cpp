@@ -5,7 +5,7 @@
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 
-#include "../../experiments/src/engine/training_run.hpp"  // stops_early, the early-stopping rule
+#include "../../../experiments/src/engine/training_run.hpp"  // stops_early, the early-stopping rule
 
 #include <catch2/catch.hpp>
 

@@ -8,7 +8,7 @@ import shutil
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/, which holds dmlbench_cli.py
 from dmlbench_cli import runner  # noqa: E402
 
 exe, src, work = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])

@@ -1,7 +1,12 @@
 #include "dmlbench/experiments/gradient_surgery_loss.hpp"
 #include "dmlbench/experiments/hierarchical_triplet_loss.hpp"
-#include "dmlbench/experiments/metric_losses.hpp"
-#include "dmlbench/experiments/trimmed_loss.hpp"
+#include "dmlbench/experiments/contrastive_loss.hpp"
+#include "dmlbench/experiments/l2nd_loss.hpp"
+#include "dmlbench/experiments/margin_loss.hpp"
+#include "dmlbench/experiments/multi_similarity_loss.hpp"
+#include "dmlbench/experiments/nca_loss.hpp"
+#include "dmlbench/experiments/triplet_loss.hpp"
+#include "dmlbench/experiments/loss_reducers.hpp"
 #include "dmlbench/experiments/training_loss.hpp"
 #include "dmlbench/theory/gradient_decomposition.hpp"
 
@@ -41,13 +46,13 @@ double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
 TEST_CASE("triplet margin loss: hand values for squared, plain Euclidean and cosine distance", "[experiments][losses]") {
   // a = (1,0), p = (0,1), n = (-1,0): |a-p|^2 = 2, |a-n|^2 = 4; S_ap = 0, S_an = -1
   const auto x = rows({{1, 0}, {0, 1}, {-1, 0}});
-  CHECK_THAT(triplet_margin_loss(x, single(), 3.0, TripletDistance::squared_euclidean).item<double>(), WithinAbs(1.0, 1e-12));
-  CHECK_THAT(triplet_margin_loss(x, single(), 1.0, TripletDistance::euclidean).item<double>(),
+  CHECK_THAT(triplet_margin_loss(x, single(), 3.0, Distance::squared_euclidean).item<double>(), WithinAbs(1.0, 1e-12));
+  CHECK_THAT(triplet_margin_loss(x, single(), 1.0, Distance::euclidean).item<double>(),
              WithinAbs(std::sqrt(2.0) - 2 + 1, 1e-6));  // sqrt(x + 1e-12): 1e-12 / (2 sqrt 2) below 1e-6
-  CHECK_THAT(triplet_margin_loss(x, single(), 1.5, TripletDistance::cosine).item<double>(), WithinAbs(1 - 2 + 1.5, 1e-12));
-  CHECK(triplet_margin_loss(x, single(), 1.0, TripletDistance::squared_euclidean).item<double>() == 0.0);  // satisfied
+  CHECK_THAT(triplet_margin_loss(x, single(), 1.5, Distance::cosine).item<double>(), WithinAbs(1 - 2 + 1.5, 1e-12));
+  CHECK(triplet_margin_loss(x, single(), 1.0, Distance::squared_euclidean).item<double>() == 0.0);  // satisfied
   MinedTriplets none;
-  CHECK_THROWS_WITH(triplet_margin_loss(x, none, 1.0, TripletDistance::cosine), Catch::Contains("no triplets"));
+  CHECK_THROWS_WITH(triplet_margin_loss(x, none, 1.0, Distance::cosine), Catch::Contains("no triplets"));
 }
 
 TEST_CASE("trimmed loss: the mean of the lowest-loss triplets, the others get no gradient [LCC Sec 5.2.5]",
@@ -59,10 +64,10 @@ TEST_CASE("trimmed loss: the mean of the lowest-loss triplets, the others get no
   t.anchors = torch::tensor({0, 0, 0, 0}, torch::kInt64);
   t.positives = torch::tensor({1, 3, 1, 3}, torch::kInt64);
   t.negatives = torch::tensor({2, 4, 4, 2}, torch::kInt64);
-  const auto terms = triplet_margin_terms(x, t, 1.0, TripletDistance::squared_euclidean);
+  const auto terms = triplet_margin_terms(x, t, 1.0, Distance::squared_euclidean);
   // Exact: small integers in double.
   CHECK(torch::equal(terms.detach(), torch::tensor({0.0, 4.0, 1.0, 0.0}, torch::kFloat64)));
-  CHECK(triplet_margin_loss(x, t, 1.0, TripletDistance::squared_euclidean).item<double>() == 5.0 / 4);
+  CHECK(triplet_margin_loss(x, t, 1.0, Distance::squared_euclidean).item<double>() == 5.0 / 4);
   // trim 0.25 keeps ceil(0.75 x 4) = 3 terms: 0, 0, 1 -> 1/3; the triplet of loss 4 drops out.
   CHECK_THAT(trimmed_mean(terms, 0.25).item<double>(), WithinRel(1.0 / 3, 1e-15));  // one rounding of 1/3
   // trim 0.5 keeps 2: the two zeros.
@@ -200,7 +205,7 @@ TEST_CASE("gradient surgery equals autograd where the composition is a known los
   // Euclidean x Euclidean pair weight x hinge (margin 4.5: always active) == squared-distance triplet loss
   c = SurgeryConfig{SurgeryDirection::euclidean, SurgeryPairWeight::euclidean, SurgeryTripletWeight::constant};
   const auto g3 = grad_of([&](const torch::Tensor& x) { return gradient_surgery_loss(x, t, c); });
-  const auto g4 = grad_of([&](const torch::Tensor& x) { return triplet_margin_loss(x, t, 4.5, TripletDistance::squared_euclidean); });
+  const auto g4 = grad_of([&](const torch::Tensor& x) { return triplet_margin_loss(x, t, 4.5, Distance::squared_euclidean); });
   CHECK(max_abs(g3 - g4) <= 1e-12 * std::max(1.0, max_abs(g4)));
   // negative control: the linear pair weight with the NCA triplet weight is no known loss here: it differs
   c = SurgeryConfig{SurgeryDirection::cosine, SurgeryPairWeight::linear, SurgeryTripletWeight::nca};
@@ -305,7 +310,7 @@ TEST_CASE("hierarchical triplet loss: hand value, the plain triplet loss with a 
   // one level (every alpha the same, beta + const): half the plain-distance triplet loss with that margin
   const auto flat = torch::full({4, 4}, 0.7, torch::kFloat64);
   CHECK_THAT(hierarchical_triplet_loss(x0, y, t, flat).item<double>(),
-             WithinRel(0.5 * triplet_margin_loss(x0, t, 0.7, TripletDistance::euclidean).item<double>(), 1e-14));
+             WithinRel(0.5 * triplet_margin_loss(x0, t, 0.7, Distance::euclidean).item<double>(), 1e-14));
   // a tree's margins (classes 0-1 close, 2-3 close): the anchor-negative pair decides alpha
   auto tree = torch::full({4, 4}, 1.2, torch::kFloat64);
   tree[0][1] = tree[1][0] = tree[2][3] = tree[3][2] = 0.4;

@@ -1,6 +1,6 @@
 // The embedding networks by name (embedding_model.hpp): small-conv's shapes and bad input, the ResNets' torchvision
 // names and sizes, frozen batch norm, the safetensors weights files and load_pretrained on weights written here.
-// The forward against torchvision's own is tests/experiments/test_resnet_torchvision.cpp.
+// The forward against torchvision's own is tests/experiments/models/test_resnet_torchvision.cpp.
 #include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/idx_file.hpp"
 #include "dmlbench/experiments/max_pool_2x2.hpp"

@@ -1,0 +1,12 @@
+// The optimizers a run can use, named once (optimizer.name; issue 51 item 5): Adam, and SGD with momentum.
+#pragma once
+
+#include "dmlbench/experiments/named_choice.hpp"
+
+namespace dmlbench::experiments {
+
+enum class OptimizerKind { adam, sgd };
+
+const NamedChoice<OptimizerKind>& optimizer_kinds();
+
+}  // namespace dmlbench::experiments
