@@ -12,6 +12,7 @@
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
+#include "dmlbench/experiments/report_stage_store.hpp"
 #include "dmlbench/experiments/run_stamp.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
@@ -187,6 +188,7 @@ void execute_stage(Run& run, std::size_t k) {
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
             {"config", s.config}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
+  ex::save_stage(run.cfg, s);  // kept in the report folder: a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
             << duration(seconds_since(run.t_start)) << ", ETA " << duration(seconds_left(run, k + 1)) << std::endl;
@@ -199,6 +201,7 @@ void run_stage(Run& run, std::size_t k) {
   std::ostringstream head;
   head << "[report] stage " << k + 1 << "/" << run.stages.size() + 1 << " " << s.name << ": ";
   if (!ex::stage_selected(run.cfg, s.name)) {
+    if (!ex::current_stage_record(run.cfg, s)) ex::restore_stage(run.cfg, s);
     if (fs::exists(rec)) run.done.records[s.name] = ex::read_json_file(rec);
     std::cerr << head.str() << "not selected, outputs in " << dir << " used as they are\n";
     return;
@@ -208,6 +211,14 @@ void run_stage(Run& run, std::size_t k) {
     run.done.cached.insert(s.name);
     run.estimate[k] = 0;
     std::cerr << head.str() << "unchanged (config hash " << s.hash << "), not rerun\n";
+    return;
+  }
+  if (auto stored = ex::restore_stage(run.cfg, s)) {  // run before, by this report or on another machine
+    run.done.records[s.name] = *stored;
+    run.done.restored.insert(s.name);
+    run.estimate[k] = 0;
+    std::cerr << head.str() << "restored from " << ex::stage_store_dir(run.cfg) << " (config hash " << s.hash
+              << ", run at " << stored->value("git_revision", "?") << "), not rerun\n";
     return;
   }
   std::cerr << head.str() << s.title << " (estimate " << duration(run.estimate[k]) << ", report ETA "
@@ -238,6 +249,7 @@ void assemble(const Run& run, const std::string& out_new) {
   auto copied = repros;  // the reproductions' summaries, and the tuned variants' beside them
   for (const auto& t : tuned.studies) copied.push_back(t.tuned);
   ex::copy_report_files(cfg, run.manifest, copied, out_new);
+  ex::carry_stage_store(cfg, run.stages, out_new);
   // the previous claims.json, before it is replaced: the verdicts that moved
   const json previous = fs::exists(cfg.out + "/claims.json") ? ex::read_json_file(cfg.out + "/claims.json") : json();
   const ex::ReportContents contents{cfg,    run.revision, ex::utc_now_text(),   run.stages, run.done,

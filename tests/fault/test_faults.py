@@ -281,9 +281,11 @@ def report():
     try:
         folder = fresh_report_folder("full")
         run(*report_args(folder, disk_dir / "reports"))
-        def report_files():  # the lock file beside the report names its last holder: no part of the report
+        def report_files():  # the lock file beside the report names its last holder: no part of the report; the
+            # stage store (reports/stages) is the cache of the stages finished before the failure, kept on purpose
             return {p.relative_to(disk_dir): p.read_bytes() for p in sorted(disk_dir.rglob("*"))
-                    if p.is_file() and not p.name.endswith(".dmlbench.lock")}
+                    if p.is_file() and not p.name.endswith(".dmlbench.lock")
+                    and p.relative_to(disk_dir).parts[:2] != ("reports", "stages")}
         before = report_files()
         fill(disk_dir)
         p = subprocess.run([exe, *report_args(folder, disk_dir / "reports"), "--force"], capture_output=True, text=True)
@@ -292,6 +294,10 @@ def report():
         (disk_dir / "filler").unlink()
         after = report_files()
         assert after == before, "the full disk changed the previous report"
+        assert any((disk_dir / "reports/stages").iterdir()), "the control: the store is written as stages finish"
+        for stored in (disk_dir / "reports/stages").iterdir():  # each copy whole, or cut short before its record
+            if not stored.name.endswith(".new"):
+                assert json.loads((stored / "stage.json").read_text())["config_hash"], f"a broken copy {stored}"
         print("full disk while the report is written: one error, the previous report left as it was")
     finally:
         subprocess.run(["umount", str(disk_dir)], capture_output=True)

@@ -149,14 +149,22 @@ std::string figures_markdown(const std::vector<NotebookSpec>& manifest, const st
 std::string stages_table_markdown(const std::vector<Stage>& stages, const StageRecords& done, const ReportConfig& cfg) {
   std::ostringstream md;
   md << "## Stages\n\nEach stage's outputs carry the hash of the config that made it (`stage.json` in its folder "
-        "under the work directory); a stage whose hash is unchanged is not rerun.\n\n"
-        "| stage | config hash | seconds | this run |\n|---|---|---|---|\n";
+        "under the work directory); a stage whose hash is unchanged is not rerun. The report folder keeps each "
+        "stage's outputs but its training checkpoints (`stages/`): a stage restored from there ran in an earlier "
+        "session or on another machine, at the revision its record names, with the same config hash; its seconds "
+        "are that run's.\n\n"
+        "| stage | config hash | seconds | ran at | this run |\n|---|---|---|---|---|\n";
   for (const auto& s : stages) {
     const auto it = done.records.find(s.name);
     if (it == done.records.end()) continue;
     md << "| " << s.name << " | `" << it->second.value("config_hash", "") << "` | " << std::fixed
-       << std::setprecision(1) << it->second.value("seconds", 0.0) << " | "
-       << (!stage_selected(cfg, s.name) ? "not selected" : done.cached.count(s.name) ? "cached" : "ran") << " |\n";
+       << std::setprecision(1) << it->second.value("seconds", 0.0) << " | `"
+       << it->second.value("git_revision", "?") << "` | "
+       << (!stage_selected(cfg, s.name)     ? "not selected"
+           : done.cached.count(s.name)      ? "cached"
+           : done.restored.count(s.name)    ? "restored"
+                                            : "ran")
+       << " |\n";
   }
   return md.str();
 }

@@ -18,10 +18,14 @@ static std::string shell_quoted(const std::string& s) {
   return o + "'";
 }
 
+// The commit, with "-dirty" when a tracked file other than the committed report's stage store (reports/stages, which
+// the report itself writes as each stage finishes: report_stage_store.hpp) has uncommitted changes.
 std::string tree_revision(const std::string& source_dir) {
   const std::string dir = shell_quoted(source_dir);
-  const std::string cmd = "git -C " + dir + " update-index -q --refresh >/dev/null 2>&1; git -C " + dir +
-                          " describe --always --dirty --abbrev=12 2>/dev/null";
+  const std::string cmd = "git -C " + dir + " update-index -q --refresh >/dev/null 2>&1; r=$(git -C " + dir +
+                          " describe --always --abbrev=12 2>/dev/null) && { printf '%s' \"$r\"; git -C " + dir +
+                          " status --porcelain --untracked-files=no -- . ':(exclude)reports/stages' 2>/dev/null |"
+                          " grep -q . && printf -- -dirty; echo; }";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   if (!pipe) return "unknown";
   std::string out;

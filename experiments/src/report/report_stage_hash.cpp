@@ -4,6 +4,7 @@
 
 #include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_io.hpp"
+#include "dmlbench/experiments/report_stage_store.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -104,13 +105,12 @@ std::vector<double> stage_estimates(const std::vector<Stage>& stages, const Repo
   for (const auto& s : stages) {
     double e = s.nominal_seconds;
     const auto rec = cfg.work + "/" + s.name + "/stage.json";
-    if (fs::exists(rec)) {
-      try {
-        const json j = read_json_file(rec);
-        if (j.value("profile", "") == cfg.profile && j.contains("seconds")) e = j["seconds"].get<double>();
-      } catch (const std::exception&) {
-      }
+    std::optional<json> j;  // its last run: in the work folder, else the report's stage store
+    try {
+      j = fs::exists(rec) ? std::optional<json>(read_json_file(rec)) : stored_stage_record(cfg, s);
+    } catch (const std::exception&) {
     }
+    if (j && j->value("profile", "") == cfg.profile && j->contains("seconds")) e = (*j)["seconds"].get<double>();
     estimate.push_back(stage_selected(cfg, s.name) ? e : 0.0);
   }
   return estimate;

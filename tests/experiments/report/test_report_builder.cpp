@@ -220,6 +220,23 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   INFO(again.output);
   CHECK(again.status == 0);
   CHECK_THAT(again.output, Catch::Contains("figures: unchanged (config hash"));
+  // the stage it ran is kept in the report folder, without this machine's folders (issue 49 item 6) ...
+  const json stored = json::parse(slurp(dir / "reports/stages/figures/stage.json"));
+  CHECK(stored["config_hash"] == json::parse(slurp(dir / "work/figures/stage.json"))["config_hash"]);
+  CHECK(fs::exists(dir / "reports/stages/figures/fixture_line.png"));
+  CHECK_THAT(slurp(dir / "reports/stages/figures/stage.json"), !Catch::Contains(dir.string()));
+  // ... and a new work folder (another session or machine) restores it instead of rerunning the notebooks
+  fs::copy(kFixtures + "/work", dir / "work-b", fs::copy_options::recursive);
+  fs::remove_all(dir / "work-b/figures");
+  const auto restored = run("report --stages figures --work " + (dir / "work-b").string() + " --out " +
+                            (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+  INFO(restored.output);
+  CHECK(restored.status == 0);
+  CHECK_THAT(restored.output, Catch::Contains("figures: restored from") && !Catch::Contains("notebook "));
+  CHECK(slurp(dir / "work-b/figures/fixture_line.png") == slurp(dir / "work/figures/fixture_line.png"));
+  CHECK_THAT(slurp(dir / "reports/REPORT.md"), Catch::Contains("| figures | `" + stored["config_hash"].get<std::string>()) &&
+                                                  Catch::Contains("| restored |"));
+  CHECK(fs::exists(dir / "reports/stages/figures/stage.json"));  // carried into the new report folder
   fs::remove_all(dir);
 }
 

@@ -17,10 +17,11 @@
 
 namespace dmlbench::experiments {
 
-// What the stages of one report run left: each stage's record (stage.json) and the stages found unchanged.
+// What the stages of one report run left: each stage's record (stage.json), the stages found unchanged in the work
+// folder and those restored from the report's stage store (report_stage_store.hpp).
 struct StageRecords {
   std::map<std::string, nlohmann::ordered_json> records;
-  std::set<std::string> cached;
+  std::set<std::string> cached, restored;
 };
 
 // Everything REPORT.md is made of.

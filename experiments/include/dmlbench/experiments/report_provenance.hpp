@@ -9,7 +9,9 @@
 namespace dmlbench::experiments {
 
 // `git describe --always --dirty --abbrev=12` of the tree at source_dir now (index refreshed first, so a file whose
-// timestamp changed but not its content is not "dirty"); "unknown" where git or the repository is missing.
+// timestamp changed but not its content is not "dirty"), except that the committed report's stage store
+// (reports/stages, written by the report as each stage finishes) never makes it dirty; "unknown" where git or the
+// repository is missing.
 std::string tree_revision(const std::string& source_dir);
 // True when the revision cannot be regenerated exactly: "-dirty" or "unknown".
 bool revision_is_unreproducible(const std::string& revision);

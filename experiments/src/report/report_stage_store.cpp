@@ -1,0 +1,129 @@
+// The report's stage store (issue 49 item 6): finished stages kept in OUT/stages and restored where the hash matches.
+#include "dmlbench/experiments/report_stage_store.hpp"
+
+#include "dmlbench/experiments/atomic_file.hpp"
+#include "dmlbench/experiments/report_io.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace dmlbench::experiments {
+
+namespace fs = std::filesystem;
+using json = nlohmann::ordered_json;
+
+namespace {
+
+const std::string kWork = "${WORK}", kSource = "${SOURCE}";
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool text_file(const std::string& name) {
+  for (const char* e : {".json", ".csv", ".txt", ".md", ".tsv"})
+    if (ends_with(name, e)) return true;
+  return false;
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  if (from.empty()) return text;
+  for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size()))
+    text.replace(pos, from.size(), to);
+  return text;
+}
+
+std::string read_bytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + p.string());
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Copies every stored file of `from` into `to` (emptied first), text files through `rewrite`; stage.json last, so
+// that a copy cut short has no record and never matches.
+template <class Rewrite>
+void copy_stage_folder(const fs::path& from, const fs::path& to, Rewrite rewrite) {
+  fs::remove_all(to);
+  fs::create_directories(to);
+  for (const auto& e : fs::recursive_directory_iterator(from)) {
+    if (!e.is_regular_file()) continue;
+    const std::string rel = fs::relative(e.path(), from).generic_string();
+    if (rel == "stage.json" || !stored_stage_file(rel)) continue;
+    fs::create_directories((to / rel).parent_path());
+    if (text_file(rel))
+      write_file_atomically((to / rel).string(), rewrite(read_bytes(e.path())));
+    else
+      fs::copy_file(e.path(), to / rel, fs::copy_options::overwrite_existing);
+  }
+  if (fs::exists(from / "stage.json"))
+    write_file_atomically((to / "stage.json").string(), rewrite(read_bytes(from / "stage.json")));
+}
+
+}  // namespace
+
+std::string stage_store_dir(const ReportConfig& cfg) { return cfg.out + "/stages"; }
+
+std::optional<json> stored_stage_record(const ReportConfig& cfg, const Stage& s) {
+  const fs::path rec = fs::path(stage_store_dir(cfg)) / s.name / "stage.json";
+  if (!fs::exists(rec)) return std::nullopt;
+  try {
+    const json j = read_json_file(rec.string());
+    if (j.value("config_hash", "") == s.hash) return j;
+  } catch (const std::exception&) {
+  }
+  return std::nullopt;
+}
+
+bool stored_stage_file(const std::string& relative_path) {
+  const std::string name = fs::path(relative_path).filename().string();
+  return !ends_with(name, ".pt") && !ends_with(name, ".lock") && !ends_with(name, ".tmp") && name != "log.txt" &&
+         name != "stage_hash.txt";
+}
+
+std::string placeholders_for_paths(std::string text, const ReportConfig& cfg) {
+  return replace_all(replace_all(std::move(text), cfg.work, kWork), cfg.source_dir, kSource);
+}
+
+std::string paths_for_placeholders(std::string text, const ReportConfig& cfg) {
+  return replace_all(replace_all(std::move(text), kWork, cfg.work), kSource, cfg.source_dir);
+}
+
+void save_stage(const ReportConfig& cfg, const Stage& s) {
+  const fs::path from = fs::path(cfg.work) / s.name, to = fs::path(stage_store_dir(cfg)) / s.name;
+  const fs::path fresh = to.string() + ".new";  // the old copy stays whole until the new one is
+  try {
+    copy_stage_folder(from, fresh, [&](std::string t) { return placeholders_for_paths(std::move(t), cfg); });
+    fs::remove_all(to);
+    fs::rename(fresh, to);
+  } catch (const fs::filesystem_error& e) {
+    throw std::runtime_error("cannot store stage " + s.name + " in " + to.string() + ": " + e.what());
+  }
+}
+
+std::optional<json> restore_stage(const ReportConfig& cfg, const Stage& s) {
+  if (cfg.force) return std::nullopt;
+  const auto rec = stored_stage_record(cfg, s);
+  if (!rec) return std::nullopt;
+  const fs::path from = fs::path(stage_store_dir(cfg)) / s.name, to = fs::path(cfg.work) / s.name;
+  for (const auto& o : s.outputs)
+    if (!fs::exists(from / o)) return std::nullopt;
+  copy_stage_folder(from, to, [&](std::string t) { return paths_for_placeholders(std::move(t), cfg); });
+  write_file_atomically((to / "stage_hash.txt").string(), s.hash + "\n");  // the work folder's marker of its config
+  return read_json_file((to / "stage.json").string());
+}
+
+void carry_stage_store(const ReportConfig& cfg, const std::vector<Stage>& stages, const std::string& dest) {
+  const fs::path store = stage_store_dir(cfg);
+  for (const auto& s : stages) {
+    if (!stored_stage_record(cfg, s)) continue;
+    const fs::path to = fs::path(dest) / "stages" / s.name;
+    fs::create_directories(to.parent_path());
+    fs::copy(store / s.name, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  }
+}
+
+}  // namespace dmlbench::experiments
