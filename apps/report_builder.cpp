@@ -186,9 +186,9 @@ void execute_stage(Run& run, std::size_t k) {
   run.estimate[k] = 0;
   json j = {{"stage", s.name},          {"title", s.title},       {"profile", run.cfg.profile}, {"config_hash", s.hash},
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
-            {"config", s.config}};
+            {"machine", ex::machine_record()}, {"config", s.config}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
-  ex::save_stage(run.cfg, s);  // kept in the report folder: a later session or machine restores it
+  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s);  // a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
             << duration(seconds_since(run.t_start)) << ", ETA " << duration(seconds_left(run, k + 1)) << std::endl;

@@ -45,6 +45,11 @@ void add_report_command(CLI::App& app, int& exit_code) {
                                                      "rate; holm: Bonferroni on e-values, family-wise error)")
       ->check(CLI::IsMember({"holm", "bh"}))
       ->capture_default_str();
+  rep->add_option("--store-from", cfg->store_min_seconds, "seconds: a finished stage that ran at least this long is "
+                                                          "kept in the report folder's stages/ and restored from "
+                                                          "there by a later run (another session or machine)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
   rep->add_flag("--allow-dirty", cfg->allow_dirty, "write the committed reports/ from a tree with uncommitted changes "
                                                     "(refused otherwise; the report then says it cannot be regenerated "

@@ -280,7 +280,7 @@ def report():
     mount(disk_dir, "size=16m")
     try:
         folder = fresh_report_folder("full")
-        run(*report_args(folder, disk_dir / "reports"))
+        run(*report_args(folder, disk_dir / "reports"), "--store-from", "0")  # every stage kept in reports/stages
         def report_files():  # the lock file beside the report names its last holder: no part of the report; the
             # stage store (reports/stages) is the cache of the stages finished before the failure, kept on purpose
             return {p.relative_to(disk_dir): p.read_bytes() for p in sorted(disk_dir.rglob("*"))
@@ -288,7 +288,7 @@ def report():
                     and p.relative_to(disk_dir).parts[:2] != ("reports", "stages")}
         before = report_files()
         fill(disk_dir)
-        p = subprocess.run([exe, *report_args(folder, disk_dir / "reports"), "--force"], capture_output=True, text=True)
+        p = subprocess.run([exe, *report_args(folder, disk_dir / "reports"), "--force", "--store-from", "0"], capture_output=True, text=True)
         print(p.stdout + p.stderr)
         assert p.returncode != 0 and "No space left on device" in p.stdout + p.stderr
         (disk_dir / "filler").unlink()

@@ -153,13 +153,14 @@ std::string stages_table_markdown(const std::vector<Stage>& stages, const StageR
         "stage's outputs but its training checkpoints (`stages/`): a stage restored from there ran in an earlier "
         "session or on another machine, at the revision its record names, with the same config hash; its seconds "
         "are that run's.\n\n"
-        "| stage | config hash | seconds | ran at | this run |\n|---|---|---|---|---|\n";
+        "| stage | config hash | seconds | ran at | machine | this run |\n|---|---|---|---|---|---|\n";
   for (const auto& s : stages) {
     const auto it = done.records.find(s.name);
     if (it == done.records.end()) continue;
     md << "| " << s.name << " | `" << it->second.value("config_hash", "") << "` | " << std::fixed
        << std::setprecision(1) << it->second.value("seconds", 0.0) << " | `"
-       << it->second.value("git_revision", "?") << "` | "
+       << it->second.value("git_revision", "?") << "` | " << machine_text(it->second.value("machine", json()))
+       << " | "
        << (!stage_selected(cfg, s.name)     ? "not selected"
            : done.cached.count(s.name)      ? "cached"
            : done.restored.count(s.name)    ? "restored"

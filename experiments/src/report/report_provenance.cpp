@@ -3,9 +3,13 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace dmlbench::experiments {
 
@@ -33,6 +37,37 @@ std::string tree_revision(const std::string& source_dir) {
   while (fgets(buf.data(), static_cast<int>(buf.size()), pipe.get())) out += buf.data();
   while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
   return out.empty() ? "unknown" : out;
+}
+
+nlohmann::ordered_json machine_record() {
+  std::string model = "unknown", flags;
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    const std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
+    const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : std::string();
+    if (key == "model name" && model == "unknown") model = value;
+    if (key == "flags" && flags.empty()) flags = " " + value + " ";
+  }
+  const std::string isa = flags.find(" avx512f ") != std::string::npos ? "avx512f"
+                          : flags.find(" avx2 ") != std::string::npos  ? "avx2"
+                                                                       : "neither avx2 nor avx512f";
+  const char* coretype = std::getenv("OPENBLAS_CORETYPE");
+  return {{"cpu", model},
+          {"cores", std::thread::hardware_concurrency()},
+          {"isa", isa},
+          {"openblas_coretype", coretype ? coretype : ""}};
+}
+
+std::string machine_text(const nlohmann::ordered_json& machine) {
+  if (!machine.is_object() || !machine.contains("cpu")) return "not recorded";
+  std::ostringstream o;
+  o << machine.value("cpu", "unknown") << ", " << machine.value("cores", 0) << " cores, "
+    << machine.value("isa", "unknown");
+  const std::string coretype = machine.value("openblas_coretype", "");
+  if (!coretype.empty()) o << ", OPENBLAS_CORETYPE=" << coretype;
+  return o.str();
 }
 
 bool revision_is_unreproducible(const std::string& revision) {

@@ -78,6 +78,8 @@ std::optional<json> stored_stage_record(const ReportConfig& cfg, const Stage& s)
   return std::nullopt;
 }
 
+bool worth_storing(const ReportConfig& cfg, double seconds) { return seconds >= cfg.store_min_seconds; }
+
 bool stored_stage_file(const std::string& relative_path) {
   const std::string name = fs::path(relative_path).filename().string();
   return !ends_with(name, ".pt") && !ends_with(name, ".lock") && !ends_with(name, ".tmp") && name != "log.txt" &&

@@ -162,7 +162,7 @@ TEST_CASE("the code hash of a stage follows the content of its sources, not thei
 
 TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the figure with its caption", "[report]") {
   const fs::path dir = fresh_copy("ok");
-  const auto r = run("report --stages figures --work " + (dir / "work").string() + " --out " +
+  const auto r = run("report --stages figures --store-from 0 --work " + (dir / "work").string() + " --out " +
                      (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
   INFO(r.output);
   REQUIRE(r.status == 0);
@@ -237,6 +237,13 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(slurp(dir / "reports/REPORT.md"), Catch::Contains("| figures | `" + stored["config_hash"].get<std::string>()) &&
                                                   Catch::Contains("| restored |"));
   CHECK(fs::exists(dir / "reports/stages/figures/stage.json"));  // carried into the new report folder
+  CHECK_THAT(slurp(dir / "reports/REPORT.md"), Catch::Contains(" cores, "));  // the machine the stage ran on
+  // the control: a stage quicker than --store-from (a minute by default) is rerun, not carried
+  const auto quick = run("report --stages figures --force --work " + (dir / "work").string() + " --out " +
+                         (dir / "reports-b").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+  INFO(quick.output);
+  CHECK(quick.status == 0);
+  CHECK_FALSE(fs::exists(dir / "reports-b/stages/figures"));
   fs::remove_all(dir);
 }
 

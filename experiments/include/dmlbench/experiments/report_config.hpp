@@ -22,6 +22,8 @@ struct ReportConfig {
   // bh | holm: the training claims' family rule, e-BH (false discovery rate; the default since issue 49 item 5: its
   // seed spending decides more claims for fewer seeds, bench/README.md) or Bonferroni on e-values (family-wise error)
   std::string multiplicity = "bh";
+  double store_min_seconds = 60;    // a finished stage that ran at least this long is kept in OUT/stages
+                                    // (report_stage_store.hpp)
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them
                                     // (`sweep collect --require-complete`) instead of running `reproduce`
 };

@@ -4,6 +4,8 @@
 
 #include "dmlbench/experiments/report_config.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace dmlbench::experiments {
@@ -13,6 +15,12 @@ namespace dmlbench::experiments {
 // (reports/stages, written by the report as each stage finishes) never makes it dirty; "unknown" where git or the
 // repository is missing.
 std::string tree_revision(const std::string& source_dir);
+// The machine a stage runs on, for its record (issue 49: a verdict must not move with the CPU, and a report may be made
+// of stages run on several machines): the CPU's model name, its logical cores, the widest vector ISA it runs (avx512f,
+// avx2 or neither, from /proc/cpuinfo's flags) and OPENBLAS_CORETYPE, which picks OpenBLAS's kernels ("" when unset).
+nlohmann::ordered_json machine_record();
+// One line of it: "MODEL, N cores, ISA, OPENBLAS_CORETYPE=X"; "not recorded" for a record without one.
+std::string machine_text(const nlohmann::ordered_json& machine);
 // True when the revision cannot be regenerated exactly: "-dirty" or "unknown".
 bool revision_is_unreproducible(const std::string& revision);
 // True when cfg.out is the committed report folder, SOURCE/reports.

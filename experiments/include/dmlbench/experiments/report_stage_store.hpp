@@ -21,6 +21,10 @@ std::string stage_store_dir(const ReportConfig& cfg);
 // The store's record of stage s when it holds s under s's config hash (its stage.json, written last), else nothing.
 std::optional<nlohmann::ordered_json> stored_stage_record(const ReportConfig& cfg, const Stage& s);
 
+// Whether a stage that ran for `seconds` is stored: from cfg.store_min_seconds up (a minute by default). A quicker
+// stage costs less to rerun than to carry (the [XHN] fields of theory-figures are 16 MB of CSV written in a second).
+bool worth_storing(const ReportConfig& cfg, double seconds);
+
 // Whether a stage file travels with the store: not a training checkpoint (*.pt, re-made only by rerunning), a lock, a
 // partial write (*.tmp) or the stage's log.
 bool stored_stage_file(const std::string& relative_path);
