@@ -188,7 +188,7 @@ void execute_stage(Run& run, std::size_t k) {
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
             {"machine", ex::machine_record()}, {"config", s.config}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
-  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s);  // a later session or machine restores it
+  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s, ex::embeddings_read(run.manifest));  // a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
             << duration(seconds_since(run.t_start)) << ", ETA " << duration(seconds_left(run, k + 1)) << std::endl;

@@ -33,6 +33,11 @@ std::vector<NotebookSpec> read_manifest(const std::string& path) {
   for (const auto& nb : j["notebooks"]) {
     NotebookSpec s;
     s.notebook = nb.at("notebook");
+    s.embeddings_read = nb.value("embeddings_read", std::vector<std::string>{});
+    for (const auto& g : s.embeddings_read)
+      if (g.find("/embeddings/") == std::string::npos || g.front() == '/')
+        throw std::runtime_error(path + ": " + s.notebook + "'s embeddings_read \"" + g +
+                                 "\" is no glob of files in a run's embeddings/ folder under the work folder");
     for (const auto& f : nb.at("figures")) {
       FigureSpec fig = read_figure(f, path);
       if (!files.insert(fig.file).second) throw std::runtime_error(path + ": figure " + fig.file + " listed twice");
@@ -40,6 +45,12 @@ std::vector<NotebookSpec> read_manifest(const std::string& path) {
     }
     out.push_back(std::move(s));
   }
+  return out;
+}
+
+std::vector<std::string> embeddings_read(const std::vector<NotebookSpec>& manifest) {
+  std::vector<std::string> out;
+  for (const auto& nb : manifest) out.insert(out.end(), nb.embeddings_read.begin(), nb.embeddings_read.end());
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/report_io.hpp"
 
 #include <filesystem>
+#include <fnmatch.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -45,14 +46,14 @@ std::string read_bytes(const fs::path& p) {
 
 // Copies every stored file of `from` into `to` (emptied first), text files through `rewrite`; stage.json last, so
 // that a copy cut short has no record and never matches.
-template <class Rewrite>
-void copy_stage_folder(const fs::path& from, const fs::path& to, Rewrite rewrite) {
+template <class Keep, class Rewrite>
+void copy_stage_folder(const fs::path& from, const fs::path& to, Keep keep, Rewrite rewrite) {
   fs::remove_all(to);
   fs::create_directories(to);
   for (const auto& e : fs::recursive_directory_iterator(from)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), from).generic_string();
-    if (rel == "stage.json" || !stored_stage_file(rel)) continue;
+    if (rel == "stage.json" || !keep(rel)) continue;
     fs::create_directories((to / rel).parent_path());
     if (text_file(rel))
       write_file_atomically((to / rel).string(), rewrite(read_bytes(e.path())));
@@ -80,10 +81,17 @@ std::optional<json> stored_stage_record(const ReportConfig& cfg, const Stage& s)
 
 bool worth_storing(const ReportConfig& cfg, double seconds) { return seconds >= cfg.store_min_seconds; }
 
-bool stored_stage_file(const std::string& relative_path) {
+bool stored_stage_file(const std::string& stage, const std::string& relative_path,
+                       const std::vector<std::string>& kept) {
   const std::string name = fs::path(relative_path).filename().string();
-  return !ends_with(name, ".pt") && !ends_with(name, ".lock") && !ends_with(name, ".tmp") && name != "log.txt" &&
-         name != "stage_hash.txt";
+  if (ends_with(name, ".pt") || ends_with(name, ".lock") || ends_with(name, ".tmp") || name == "log.txt" ||
+      name == "stage_hash.txt")
+    return false;
+  if (("/" + relative_path).find("/embeddings/") == std::string::npos) return true;
+  const std::string in_work = stage + "/" + relative_path;
+  for (const auto& g : kept)
+    if (fnmatch(g.c_str(), in_work.c_str(), FNM_PATHNAME) == 0) return true;
+  return false;
 }
 
 std::string placeholders_for_paths(std::string text, const ReportConfig& cfg) {
@@ -94,11 +102,13 @@ std::string paths_for_placeholders(std::string text, const ReportConfig& cfg) {
   return replace_all(replace_all(std::move(text), kWork, cfg.work), kSource, cfg.source_dir);
 }
 
-void save_stage(const ReportConfig& cfg, const Stage& s) {
+void save_stage(const ReportConfig& cfg, const Stage& s, const std::vector<std::string>& kept_embeddings) {
   const fs::path from = fs::path(cfg.work) / s.name, to = fs::path(stage_store_dir(cfg)) / s.name;
   const fs::path fresh = to.string() + ".new";  // the old copy stays whole until the new one is
   try {
-    copy_stage_folder(from, fresh, [&](std::string t) { return placeholders_for_paths(std::move(t), cfg); });
+    copy_stage_folder(
+        from, fresh, [&](const std::string& rel) { return stored_stage_file(s.name, rel, kept_embeddings); },
+        [&](std::string t) { return placeholders_for_paths(std::move(t), cfg); });
     fs::remove_all(to);
     fs::rename(fresh, to);
   } catch (const fs::filesystem_error& e) {
@@ -113,7 +123,9 @@ std::optional<json> restore_stage(const ReportConfig& cfg, const Stage& s) {
   const fs::path from = fs::path(stage_store_dir(cfg)) / s.name, to = fs::path(cfg.work) / s.name;
   for (const auto& o : s.outputs)
     if (!fs::exists(from / o)) return std::nullopt;
-  copy_stage_folder(from, to, [&](std::string t) { return paths_for_placeholders(std::move(t), cfg); });
+  copy_stage_folder(
+      from, to, [](const std::string& rel) { return rel != "stage_hash.txt"; },
+      [&](std::string t) { return paths_for_placeholders(std::move(t), cfg); });
   write_file_atomically((to / "stage_hash.txt").string(), s.hash + "\n");  // the work folder's marker of its config
   return read_json_file((to / "stage.json").string());
 }

@@ -199,7 +199,7 @@ struct Scratch {
     cfg.notebooks = (dir / "repo/notebooks").string();
     cfg.self = "/opt/fake/dmlbench";
     cfg.source_dir = (dir / "repo").string();
-    manifest = {{"n.ipynb", {{"f.png", "[XHN] Fig 0", "caption", {"sims-phase"}, {}}}}};
+    manifest = {{"n.ipynb", {{"f.png", "[XHN] Fig 0", "caption", {"sims-phase"}, {}}}, {}}};
   }
   ~Scratch() { fs::remove_all(dir); }
   std::vector<ex::Stage> hashed() const {

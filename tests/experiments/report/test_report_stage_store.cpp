@@ -71,9 +71,27 @@ TEST_CASE("stage store: saved without checkpoints, logs or this machine's folder
   CHECK_FALSE(fs::exists(s.stored("arm/seed1/checkpoint_model.pt")));
   CHECK_FALSE(fs::exists(s.stored("log.txt")));
   CHECK_FALSE(fs::exists(s.stored("stage_hash.txt")));
-  CHECK(ex::stored_stage_file("arm/seed1/metrics.json"));
-  CHECK_FALSE(ex::stored_stage_file("arm/seed1/checkpoint_optimizer.pt"));
-  CHECK_FALSE(ex::stored_stage_file("out.json.tmp"));
+  CHECK(ex::stored_stage_file("st", "arm/seed1/metrics.json"));
+  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/checkpoint_optimizer.pt"));
+  CHECK_FALSE(ex::stored_stage_file("st", "out.json.tmp"));
+  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/embeddings/test.npy"));  // 6 MB a run: not evidence
+}
+
+TEST_CASE("stage store: a run's embeddings kept only where a notebook reads them", "[report]") {
+  Store s;
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test.npy", "x");
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test_labels.csv", "label\n1\n");
+  write(fs::path(s.cfg.work) / "st/base/seed2/embeddings/test.npy", "x");
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/train.npy", "x");
+  ex::save_stage(s.cfg, s.stage, {"st/*/seed1/embeddings/test*"});
+  CHECK(fs::exists(s.stored("base/seed1/embeddings/test.npy")));
+  CHECK(fs::exists(s.stored("base/seed1/embeddings/test_labels.csv")));
+  CHECK_FALSE(fs::exists(s.stored("base/seed2/embeddings/test.npy")));
+  CHECK_FALSE(fs::exists(s.stored("base/seed1/embeddings/train.npy")));
+  CHECK(fs::exists(s.stored("arm/seed1/metrics.json")));
+  // a glob is matched per path component: "*" does not reach into another stage or a deeper folder
+  CHECK_FALSE(ex::stored_stage_file("other", "base/seed1/embeddings/test.npy", {"st/*/seed1/embeddings/test*"}));
+  CHECK_FALSE(ex::stored_stage_file("st", "base/x/seed1/embeddings/test.npy", {"st/*/seed1/embeddings/test*"}));
 }
 
 TEST_CASE("stage store: restored byte for byte into another machine's work folder under its own hash only",
