@@ -188,7 +188,7 @@ void execute_stage(Run& run, std::size_t k) {
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
             {"machine", ex::machine_record()}, {"config", s.config}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
-  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s, ex::embeddings_read(run.manifest));  // a later session or machine restores it
+  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));  // a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
             << duration(seconds_since(run.t_start)) << ", ETA " << duration(seconds_left(run, k + 1)) << std::endl;
@@ -207,6 +207,9 @@ void run_stage(Run& run, std::size_t k) {
     return;
   }
   if (auto current = ex::current_stage_record(run.cfg, s)) {
+    // one that finished before the report folder held its copy (another folder, an older store) is stored now
+    if (!ex::stored_stage_record(run.cfg, s) && ex::worth_storing(run.cfg, current->value("seconds", 0.0)))
+      ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));
     run.done.records[s.name] = *current;
     run.done.cached.insert(s.name);
     run.estimate[k] = 0;

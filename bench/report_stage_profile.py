@@ -16,10 +16,15 @@ as the report runs: one thread per worker, all workers at once, each one's best 
 on dmlbench's OPENBLAS_CORETYPE); a stage without runs (Ceres, the theory checks) counts at its wall. It is a lower
 bound on what the same computation can take here with direct convolutions.
 
-  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX]
-      [--flops [--sgemm-gflops G] [--build build]] [--json out.json]
+--first-seeds K (issue 49 item 5, the budget measured): per stage, the runs' seconds of seeds 1..K (a fixed design of
+K seeds) against those of every seed the stage's seed spending ran, and their ratio; the seed of a run is its folder's
+name (seedN).
 
-WORK: the report's work folder (default out/report). Stages are listed in the order they finished."""
+  /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX]
+      [--flops [--sgemm-gflops G] [--build build]] [--first-seeds K] [--json out.json]
+
+WORK: the report's work folder (default out/report), or a report's stage store (reports/stages: the same files less
+the checkpoints). Stages are listed in the order they finished."""
 import argparse
 import glob
 import json
@@ -104,7 +109,7 @@ def stage_profile(stage_dir):
     """The summed profile of every run under stage_dir: group totals, phase totals, run count, runs' seconds, and
     the counted FLOPs (None where a run's model is not counted)."""
     groups = dict.fromkeys(GROUPS, 0.0)
-    phases, runs, run_seconds = {}, 0, 0.0
+    phases, runs, run_seconds, by_seed = {}, 0, 0.0, {}
     flops = {"training": 0.0, "embedding": 0.0}
     for path in glob.glob(os.path.join(stage_dir, "**", "metrics.json"), recursive=True):
         with open(path) as f:
@@ -114,6 +119,9 @@ def stage_profile(stage_dir):
             continue
         runs += 1
         run_seconds += profile.get("run_seconds", 0.0)
+        seed = re.fullmatch(r"seed(\d+)", os.path.basename(os.path.dirname(path)))
+        if seed:
+            by_seed[int(seed.group(1))] = by_seed.get(int(seed.group(1)), 0.0) + profile.get("run_seconds", 0.0)
         for phase, seconds in profile["seconds"].items():
             groups[group_of(phase)] += seconds
             phases[phase] = phases.get(phase, 0.0) + seconds
@@ -124,7 +132,8 @@ def stage_profile(stage_dir):
         batch = metrics["config"]["batch"]
         flops["training"] += metrics["steps"] * batch["classes"] * batch["per_class"] * per_image[1]
         flops["embedding"] += embedded_images(metrics, os.path.dirname(path)) * per_image[0]
-    return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops}
+    return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops,
+            "run_seconds_by_seed": by_seed}
 
 
 def sgemm_rate_per_worker(workers, build):
@@ -149,10 +158,13 @@ def main():
     ap.add_argument("--flops", action="store_true", help="also the counted FLOPs and the compute floor")
     ap.add_argument("--sgemm-gflops", type=float, help="one worker's sgemm GFLOP/s (default: measured here)")
     ap.add_argument("--build", default="build", help="the build whose dmlbench names the OpenBLAS kernels")
+    ap.add_argument("--first-seeds", type=int, help="also each stage's runs' seconds of seeds 1..K against all its seeds")
     ap.add_argument("--json", help="write the table as JSON here")
     a = ap.parse_args()
     if a.workers < 1:
         sys.exit("report_stage_profile: --workers must be >= 1")
+    if a.first_seeds is not None and a.first_seeds < 1:
+        sys.exit("report_stage_profile: --first-seeds must be >= 1")
     if a.sgemm_gflops is not None and not a.sgemm_gflops > 0:
         sys.exit("report_stage_profile: --sgemm-gflops must be > 0")
     records = glob.glob(os.path.join(a.work, "*", "stage.json"))
@@ -191,10 +203,28 @@ def main():
             top = sorted(r["phases"].items(), key=lambda kv: -kv[1])[:5]
             if top:
                 print(f"{r['stage']}: " + ", ".join(f"{k} {v:.0f} s" for k, v in top))
+    if a.first_seeds:
+        print_seed_budget(rows, a.first_seeds)
     floor = print_compute_floor(rows, a) if a.flops else None
     if a.json:
         with open(a.json, "w") as f:
             json.dump({"work": a.work, "workers": a.workers, "stages": rows, "compute_floor": floor}, f, indent=1)
+
+
+def print_seed_budget(rows, k):
+    """The --first-seeds table: per stage with runs, its seeds, the runs' seconds of seeds 1..k and of all, the ratio."""
+    print(f"\n| stage | seeds | runs' seconds, seeds 1-{k} | runs' seconds, all seeds | ratio |")
+    print("|---|---|---|---|---|")
+    first = every = 0.0
+    for r in rows:
+        seeds = r["run_seconds_by_seed"]
+        if not seeds:
+            continue
+        f, e = sum(v for s, v in seeds.items() if s <= k), sum(seeds.values())
+        first, every = first + f, every + e
+        print(f"| {r['stage']} | {max(seeds)} | {f:.0f} | {e:.0f} | {e / f if f > 0 else 0:.2f} |")
+    if first > 0:
+        print(f"\nall stages with runs: {every:.0f} s of runs against {first:.0f} s for seeds 1-{k}: x{every / first:.2f}")
 
 
 def print_compute_floor(rows, a):

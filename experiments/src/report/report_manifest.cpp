@@ -33,11 +33,11 @@ std::vector<NotebookSpec> read_manifest(const std::string& path) {
   for (const auto& nb : j["notebooks"]) {
     NotebookSpec s;
     s.notebook = nb.at("notebook");
-    s.embeddings_read = nb.value("embeddings_read", std::vector<std::string>{});
-    for (const auto& g : s.embeddings_read)
-      if (g.find("/embeddings/") == std::string::npos || g.front() == '/')
-        throw std::runtime_error(path + ": " + s.notebook + "'s embeddings_read \"" + g +
-                                 "\" is no glob of files in a run's embeddings/ folder under the work folder");
+    s.run_files_read = nb.value("run_files_read", std::vector<std::string>{});
+    for (const auto& g : s.run_files_read)
+      if (g.empty() || g.front() == '/' || g.find("/seed") == std::string::npos)
+        throw std::runtime_error(path + ": " + s.notebook + "'s run_files_read \"" + g +
+                                 "\" is no glob of a run's files (STAGE/ARM/seedN/...) under the work folder");
     for (const auto& f : nb.at("figures")) {
       FigureSpec fig = read_figure(f, path);
       if (!files.insert(fig.file).second) throw std::runtime_error(path + ": figure " + fig.file + " listed twice");
@@ -48,9 +48,9 @@ std::vector<NotebookSpec> read_manifest(const std::string& path) {
   return out;
 }
 
-std::vector<std::string> embeddings_read(const std::vector<NotebookSpec>& manifest) {
+std::vector<std::string> run_files_read(const std::vector<NotebookSpec>& manifest) {
   std::vector<std::string> out;
-  for (const auto& nb : manifest) out.insert(out.end(), nb.embeddings_read.begin(), nb.embeddings_read.end());
+  for (const auto& nb : manifest) out.insert(out.end(), nb.run_files_read.begin(), nb.run_files_read.end());
   return out;
 }
 

@@ -53,7 +53,7 @@ void copy_stage_folder(const fs::path& from, const fs::path& to, Keep keep, Rewr
   for (const auto& e : fs::recursive_directory_iterator(from)) {
     if (!e.is_regular_file()) continue;
     const std::string rel = fs::relative(e.path(), from).generic_string();
-    if (rel == "stage.json" || !keep(rel)) continue;
+    if (rel == "stage.json" || !keep(rel, e.file_size())) continue;
     fs::create_directories((to / rel).parent_path());
     if (text_file(rel))
       write_file_atomically((to / rel).string(), rewrite(read_bytes(e.path())));
@@ -81,13 +81,19 @@ std::optional<json> stored_stage_record(const ReportConfig& cfg, const Stage& s)
 
 bool worth_storing(const ReportConfig& cfg, double seconds) { return seconds >= cfg.store_min_seconds; }
 
-bool stored_stage_file(const std::string& stage, const std::string& relative_path,
+bool stored_stage_file(const std::string& stage, const std::string& relative_path, std::uintmax_t bytes,
                        const std::vector<std::string>& kept) {
   const std::string name = fs::path(relative_path).filename().string();
-  if (ends_with(name, ".pt") || ends_with(name, ".lock") || ends_with(name, ".tmp") || name == "log.txt" ||
-      name == "stage_hash.txt")
+  if (ends_with(name, ".pt") || name == "checkpoint.json" || ends_with(name, ".lock") || ends_with(name, ".tmp") ||
+      name == "log.txt" || name == "stage_hash.txt")
     return false;
-  if (("/" + relative_path).find("/embeddings/") == std::string::npos) return true;
+  bool in_run = false;  // a path through a run's folder, seedN/
+  for (const auto& part : fs::path(relative_path).parent_path()) {
+    const std::string p = part.string();
+    in_run = in_run || (p.size() > 4 && p.compare(0, 4, "seed") == 0 &&
+                        p.find_first_not_of("0123456789", 4) == std::string::npos);
+  }
+  if (!in_run || bytes <= kLargeRunFile) return true;
   const std::string in_work = stage + "/" + relative_path;
   for (const auto& g : kept)
     if (fnmatch(g.c_str(), in_work.c_str(), FNM_PATHNAME) == 0) return true;
@@ -102,12 +108,15 @@ std::string paths_for_placeholders(std::string text, const ReportConfig& cfg) {
   return replace_all(replace_all(std::move(text), kWork, cfg.work), kSource, cfg.source_dir);
 }
 
-void save_stage(const ReportConfig& cfg, const Stage& s, const std::vector<std::string>& kept_embeddings) {
+void save_stage(const ReportConfig& cfg, const Stage& s, const std::vector<std::string>& kept_run_files) {
   const fs::path from = fs::path(cfg.work) / s.name, to = fs::path(stage_store_dir(cfg)) / s.name;
   const fs::path fresh = to.string() + ".new";  // the old copy stays whole until the new one is
   try {
     copy_stage_folder(
-        from, fresh, [&](const std::string& rel) { return stored_stage_file(s.name, rel, kept_embeddings); },
+        from, fresh,
+        [&](const std::string& rel, std::uintmax_t bytes) {
+          return stored_stage_file(s.name, rel, bytes, kept_run_files);
+        },
         [&](std::string t) { return placeholders_for_paths(std::move(t), cfg); });
     fs::remove_all(to);
     fs::rename(fresh, to);
@@ -124,7 +133,7 @@ std::optional<json> restore_stage(const ReportConfig& cfg, const Stage& s) {
   for (const auto& o : s.outputs)
     if (!fs::exists(from / o)) return std::nullopt;
   copy_stage_folder(
-      from, to, [](const std::string& rel) { return rel != "stage_hash.txt"; },
+      from, to, [](const std::string& rel, std::uintmax_t) { return rel != "stage_hash.txt"; },
       [&](std::string t) { return paths_for_placeholders(std::move(t), cfg); });
   write_file_atomically((to / "stage_hash.txt").string(), s.hash + "\n");  // the work folder's marker of its config
   return read_json_file((to / "stage.json").string());

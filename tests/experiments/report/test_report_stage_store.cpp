@@ -71,27 +71,38 @@ TEST_CASE("stage store: saved without checkpoints, logs or this machine's folder
   CHECK_FALSE(fs::exists(s.stored("arm/seed1/checkpoint_model.pt")));
   CHECK_FALSE(fs::exists(s.stored("log.txt")));
   CHECK_FALSE(fs::exists(s.stored("stage_hash.txt")));
-  CHECK(ex::stored_stage_file("st", "arm/seed1/metrics.json"));
-  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/checkpoint_optimizer.pt"));
-  CHECK_FALSE(ex::stored_stage_file("st", "out.json.tmp"));
-  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/embeddings/test.npy"));  // 6 MB a run: not evidence
+  const auto big = ex::kLargeRunFile + 1;
+  CHECK(ex::stored_stage_file("st", "arm/seed1/metrics.json", 100));
+  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/checkpoint_optimizer.pt", 100));
+  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/checkpoint.json", 100));  // the manifest of what is not kept
+  CHECK_FALSE(ex::stored_stage_file("st", "out.json.tmp", 100));
+  CHECK_FALSE(ex::stored_stage_file("st", "arm/seed1/embeddings/test.npy", big));  // 6 MB a run: not evidence
+  CHECK(ex::stored_stage_file("st", "arm/seed1/embeddings/test_labels.csv", ex::kLargeRunFile));
+  CHECK(ex::stored_stage_file("st", "summary.json", big));  // the stage's own outputs: no run's file
+  CHECK(ex::stored_stage_file("st", "arm/seedling/big.csv", big));  // seedN names a run, not any "seed..."
 }
 
-TEST_CASE("stage store: a run's embeddings kept only where a notebook reads them", "[report]") {
+TEST_CASE("stage store: a run's large files kept only where a notebook reads them", "[report]") {
   Store s;
-  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test.npy", "x");
-  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test_labels.csv", "label\n1\n");
-  write(fs::path(s.cfg.work) / "st/base/seed2/embeddings/test.npy", "x");
-  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/train.npy", "x");
+  const std::string large(ex::kLargeRunFile + 1, 'x');
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test.npy", large);
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/test_labels.csv", large);
+  write(fs::path(s.cfg.work) / "st/base/seed2/embeddings/test.npy", large);
+  write(fs::path(s.cfg.work) / "st/base/seed1/embeddings/train.npy", large);
+  write(fs::path(s.cfg.work) / "st/base/seed2/class_tree.json", large);
+  write(fs::path(s.cfg.work) / "st/base/seed2/train_steps.csv", "step,loss\n1,0.5\n");
   ex::save_stage(s.cfg, s.stage, {"st/*/seed1/embeddings/test*"});
   CHECK(fs::exists(s.stored("base/seed1/embeddings/test.npy")));
   CHECK(fs::exists(s.stored("base/seed1/embeddings/test_labels.csv")));
+  CHECK(fs::exists(s.stored("base/seed2/train_steps.csv")));
   CHECK_FALSE(fs::exists(s.stored("base/seed2/embeddings/test.npy")));
   CHECK_FALSE(fs::exists(s.stored("base/seed1/embeddings/train.npy")));
+  CHECK_FALSE(fs::exists(s.stored("base/seed2/class_tree.json")));
   CHECK(fs::exists(s.stored("arm/seed1/metrics.json")));
   // a glob is matched per path component: "*" does not reach into another stage or a deeper folder
-  CHECK_FALSE(ex::stored_stage_file("other", "base/seed1/embeddings/test.npy", {"st/*/seed1/embeddings/test*"}));
-  CHECK_FALSE(ex::stored_stage_file("st", "base/x/seed1/embeddings/test.npy", {"st/*/seed1/embeddings/test*"}));
+  const std::vector<std::string> kept = {"st/*/seed1/embeddings/test*"};
+  CHECK_FALSE(ex::stored_stage_file("other", "base/seed1/embeddings/test.npy", ex::kLargeRunFile + 1, kept));
+  CHECK_FALSE(ex::stored_stage_file("st", "base/x/seed1/embeddings/test.npy", ex::kLargeRunFile + 1, kept));
 }
 
 TEST_CASE("stage store: restored byte for byte into another machine's work folder under its own hash only",

@@ -17,13 +17,13 @@ struct FigureSpec {
 struct NotebookSpec {
   std::string notebook;             // file name under the notebooks folder
   std::vector<FigureSpec> figures;
-  // the runs' embeddings it reads ("embeddings_read": globs relative to the work folder, e.g.
-  // "omniglot-trip/*/seed1/embeddings/test*"): the report's stage store keeps these and no other embeddings
-  std::vector<std::string> embeddings_read;
+  // the runs' large files it reads ("run_files_read": globs relative to the work folder, e.g.
+  // "omniglot-trip/*/seed1/embeddings/test*"): the report's stage store keeps these and no other run file over 64 KiB
+  std::vector<std::string> run_files_read;
 };
 
-// Every notebook's embeddings_read.
-std::vector<std::string> embeddings_read(const std::vector<NotebookSpec>& manifest);
+// Every notebook's run_files_read.
+std::vector<std::string> run_files_read(const std::vector<NotebookSpec>& manifest);
 
 // Throws std::runtime_error for a malformed manifest, a figure that is no plain .png name or one listed twice.
 std::vector<NotebookSpec> read_manifest(const std::string& path);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,11 +26,13 @@ std::optional<nlohmann::ordered_json> stored_stage_record(const ReportConfig& cf
 // stage costs less to rerun than to carry (the [XHN] fields of theory-figures are 16 MB of CSV written in a second).
 bool worth_storing(const ReportConfig& cfg, double seconds);
 
-// Whether a file of stage `stage` (its path relative to the stage folder) travels with the store: not a training
-// checkpoint (*.pt, re-made only by rerunning), a lock, a partial write (*.tmp) or the stage's log, and no run's
-// embeddings (6 MB a run and split; the verdicts come from each run's metrics.json) but those `kept` names (globs
-// relative to the work folder: the notebooks' embeddings_read).
-bool stored_stage_file(const std::string& stage, const std::string& relative_path,
+// Whether a file of stage `stage` (its path relative to the stage folder, `bytes` long) travels with the store: never a
+// training checkpoint (*.pt and its manifest checkpoint.json, re-made only by rerunning), a lock, a partial write
+// (*.tmp) or the stage's log; in a run's folder (a path through seedN/), no file over kLargeRunFile (embeddings, class
+// trees, scatter logs: up to 6 MB a run; the verdicts come from each run's metrics.json) but those `kept` names (globs
+// relative to the work folder: the notebooks' run_files_read).
+constexpr std::uintmax_t kLargeRunFile = 64 * 1024;
+bool stored_stage_file(const std::string& stage, const std::string& relative_path, std::uintmax_t bytes,
                        const std::vector<std::string>& kept = {});
 
 // This machine's folders in a stored text file: cfg.work as ${WORK}, then cfg.source_dir as ${SOURCE} (save), and back
@@ -39,7 +42,7 @@ std::string paths_for_placeholders(std::string text, const ReportConfig& cfg);
 
 // Copies the finished stage's folder (cfg.work/NAME, its stage.json written last) into the store, replacing an older
 // copy. Throws std::runtime_error naming the file when one cannot be copied.
-void save_stage(const ReportConfig& cfg, const Stage& s, const std::vector<std::string>& kept_embeddings = {});
+void save_stage(const ReportConfig& cfg, const Stage& s, const std::vector<std::string>& kept_run_files = {});
 
 // When the store holds stage s under its config hash (stage.json written last, so a partial copy never matches) and
 // every output, copies it into cfg.work/NAME (replacing what is there) and returns its record; nothing otherwise, or
