@@ -6,8 +6,6 @@
 
 #include <filesystem>
 #include <fnmatch.h>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 namespace dmlbench::experiments {
@@ -36,14 +34,6 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
-std::string read_bytes(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + p.string());
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Copies every stored file of `from` into `to` (emptied first), text files through `rewrite`; stage.json last, so
 // that a copy cut short has no record and never matches.
 template <class Keep, class Rewrite>
@@ -56,12 +46,12 @@ void copy_stage_folder(const fs::path& from, const fs::path& to, Keep keep, Rewr
     if (rel == "stage.json" || !keep(rel, e.file_size())) continue;
     fs::create_directories((to / rel).parent_path());
     if (text_file(rel))
-      write_file_atomically((to / rel).string(), rewrite(read_bytes(e.path())));
+      write_file_atomically((to / rel).string(), rewrite(read_text_file(e.path().string())));
     else
       fs::copy_file(e.path(), to / rel, fs::copy_options::overwrite_existing);
   }
   if (fs::exists(from / "stage.json"))
-    write_file_atomically((to / "stage.json").string(), rewrite(read_bytes(from / "stage.json")));
+    write_file_atomically((to / "stage.json").string(), rewrite(read_text_file((from / "stage.json").string())));
 }
 
 }  // namespace
@@ -133,7 +123,7 @@ std::optional<json> restore_stage(const ReportConfig& cfg, const Stage& s) {
   for (const auto& o : s.outputs)
     if (!fs::exists(from / o)) return std::nullopt;
   copy_stage_folder(
-      from, to, [](const std::string& rel, std::uintmax_t) { return rel != "stage_hash.txt"; },
+      from, to, [](const std::string&, std::uintmax_t) { return true; },  // the store holds only what save kept
       [&](std::string t) { return paths_for_placeholders(std::move(t), cfg); });
   write_file_atomically((to / "stage_hash.txt").string(), s.hash + "\n");  // the work folder's marker of its config
   return read_json_file((to / "stage.json").string());

@@ -2,26 +2,21 @@
 // machine's folders, restored byte for byte into another work folder under its own config hash only.
 #include "dmlbench/experiments/report_stage_store.hpp"
 
+#include "dmlbench/experiments/report_io.hpp"
+#include "scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
-
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 namespace ex = dmlbench::experiments;
 
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string slurp(const fs::path& p) { return ex::read_text_file(p.string()); }
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
@@ -30,12 +25,12 @@ void write(const fs::path& p, const std::string& text) {
 
 // A source tree with a work folder inside it (as out/report is) and one finished stage "st" with hash "h1".
 struct Store {
-  fs::path dir = fs::temp_directory_path() / ("dmlbench-stage-store-" + std::to_string(::getpid()));
+  ScratchDir scratch{"dmlbench-stage-store"};
+  fs::path dir = scratch.dir();
   ex::ReportConfig cfg;
   ex::Stage stage;
   std::string summary, binary;
   Store() {
-    fs::remove_all(dir);
     cfg.source_dir = (dir / "src").string();
     cfg.work = (dir / "src/out/report").string();
     cfg.out = (dir / "src/reports").string();
@@ -54,7 +49,6 @@ struct Store {
     write(st / "stage_hash.txt", "h1\n");
     write(st / "stage.json", "{\"stage\": \"st\", \"config_hash\": \"h1\", \"git_revision\": \"abc\"}\n");
   }
-  ~Store() { fs::remove_all(dir); }
   fs::path stored(const std::string& rel) const { return fs::path(ex::stage_store_dir(cfg)) / "st" / rel; }
 };
 
