@@ -7,6 +7,7 @@
 #include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/report_folder.hpp"
 #include "dmlbench/experiments/report_io.hpp"
+#include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -237,6 +239,15 @@ void assemble(const Run& run, const std::string& out_new) {
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
   ex::decide_training_claims(claims.rows, ex::p_adjustment_named(cfg.multiplicity));  // the report's family
+  std::optional<ex::KernelRecurrence> kernels;  // the verdicts under other kernels (issue 49 item 4b)
+  if (!cfg.kernel_recurrence.empty()) {
+    kernels = ex::read_kernel_recurrence(cfg.kernel_recurrence,
+                                         fs::relative(cfg.kernel_recurrence, cfg.source_dir).string(), run.stages);
+    const auto sensitive = ex::attach_kernel_recurrence(claims.rows, *kernels);
+    std::cerr << "[report] verdicts under other kernels (" << kernels->file << "): "
+              << (kernels->current() ? std::to_string(sensitive.size()) + " machine-sensitive" : "stale, not shown")
+              << "\n";
+  }
   const auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
                                                ex::p_adjustment_named(cfg.multiplicity));  // their own family
   const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
@@ -255,8 +266,8 @@ void assemble(const Run& run, const std::string& out_new) {
   ex::carry_stage_store(cfg, run.stages, out_new);
   // the previous claims.json, before it is replaced: the verdicts that moved
   const json previous = fs::exists(cfg.out + "/claims.json") ? ex::read_json_file(cfg.out + "/claims.json") : json();
-  const ex::ReportContents contents{cfg,    run.revision, ex::utc_now_text(),   run.stages, run.done,
-                                    claims, repros,       run.manifest, previous,   &tuned};
+  const ex::ReportContents contents{cfg,    run.revision, ex::utc_now_text(), run.stages, run.done,           claims,
+                                    repros, run.manifest, previous,           &tuned,     kernels ? &*kernels : nullptr};
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims, &tuned).dump(2) + "\n");
   ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));

@@ -50,13 +50,25 @@ void add_report_command(CLI::App& app, int& exit_code) {
                                                           "there by a later run (another session or machine)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  auto kernels = std::make_shared<std::string>();
+  auto* kernels_opt = rep->add_option("--kernel-recurrence", *kernels, "bench/kernel_recurrence.py's record of the "
+                                      "verdicts under other kernels, shown beside each row while it matches this "
+                                      "report (default: bench/results/kernel_recurrence.json for the default "
+                                      "profile, where it exists; none: no record)");
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
   rep->add_flag("--allow-dirty", cfg->allow_dirty, "write the committed reports/ from a tree with uncommitted changes "
                                                     "(refused otherwise; the report then says it cannot be regenerated "
                                                     "exactly)");
-  rep->callback([cfg, quick, profile, stages, out_opt, work_opt, src, &exit_code] {
+  rep->callback([cfg, quick, profile, stages, out_opt, work_opt, kernels, kernels_opt, src, &exit_code] {
     cfg->profile = *quick ? "quick" : *profile;
     dmlbench::experiments::check_profile_name(cfg->profile, "--profile");
+    const std::string committed_kernels = src + "/bench/results/kernel_recurrence.json";
+    if (kernels_opt->count() > 0 && *kernels != "none") {
+      if (!fs::is_regular_file(*kernels)) throw std::runtime_error("--kernel-recurrence " + *kernels + " is not a file");
+      cfg->kernel_recurrence = fs::weakly_canonical(fs::absolute(*kernels)).string();
+    } else if (kernels_opt->count() == 0 && cfg->profile == "default" && fs::is_regular_file(committed_kernels)) {
+      cfg->kernel_recurrence = committed_kernels;
+    }
     if (cfg->profile != "default") {  // never overwrite the committed default report with another profile's
       if (out_opt->count() == 0) cfg->out = src + "/out/" + cfg->profile + "-report";
       if (work_opt->count() == 0) cfg->work = src + "/out/report-" + cfg->profile;

@@ -1,19 +1,26 @@
 #!/usr/bin/python3
 """Issue 49 item 4b: does a decided training verdict recur on other numerics of the same machine? For each kernel
 setting (an environment such as OPENBLAS_CORETYPE=Zen or ONEDNN_MAX_CPU_ISA=AVX2, each a core type this CPU runs),
-the report's work folder is copied, the named stages are rerun there under that setting (`dmlbench report --stages S
---force`: the other stages' summaries stay, so every claim is decided over the report's whole family, as in the
-committed report), and each claim's verdict is compared with the baseline work folder's. A verdict that flips direction
-(verified <-> refuted) is an error (exit status 1); one that falls to or rises from inconclusive, or moves between a
-decided verdict and not-reproduced, is machine-sensitive. The JSON written starts with the config that made it.
+the report's work folder is copied without the named stages' folders, and those stages are trained afresh there under
+that setting, with their seed spending (`dmlbench report --stages S --force`). The other stages' summaries stay, so
+that every claim is decided over the report's whole family, as in the committed report. Each training claim's verdict
+is then compared with the baseline work folder's. A verdict that flips direction (verified <-> refuted) is an error
+(exit status 1). One that falls to or rises from inconclusive, or moves between a decided verdict and not-reproduced,
+is machine-sensitive.
+
+The JSON written (default bench/results/kernel_recurrence.json) starts with the config that made it. It holds the
+baseline's stage config hashes and verdicts, the rerun stages and their claims, and each setting's verdicts. The
+default report reads it (`dmlbench report --kernel-recurrence`) and shows it beside each row while those hashes and
+verdicts are its own.
 
   /usr/bin/python3 bench/kernel_recurrence.py --work out/report --stages omniglot-margin,omniglot-positives,xhn-movement \
       --setting OPENBLAS_CORETYPE=Zen --setting ONEDNN_MAX_CPU_ISA=AVX2 [--exe build/apps/dmlbench] [--into out/kernels]
-      [--json out/kernels/recurrence.json]
+      [--json bench/results/kernel_recurrence.json] [--reuse]
 
-It trains: hours on two cores for the default stages (bench/README.md's stage profile). The stages named by the issue
-are the [LCC] margin rows (omniglot-margin), lcc-fig5b-more-positives (omniglot-positives) and [XHN] Fig 3
-(xhn-movement)."""
+--reuse takes a setting's rerun from an earlier call (its reports/claims.json under --into) instead of training again.
+It trains: about 16 minutes a setting for the three stages above on the 2-core AMD EPYC (bench/README.md). The stages
+named by the issue are the [LCC] margin rows (omniglot-margin), lcc-fig5b-more-positives (omniglot-positives) and
+[XHN] Fig 3 (xhn-movement)."""
 import argparse
 import json
 import os
@@ -31,19 +38,49 @@ def verdicts(reports):
     return {c["id"]: c["verdict"] for c in claims if c.get("statistics")}
 
 
-def rerun(exe, work, into, name, setting, stages):
-    """The stages rerun in a copy of `work` under `setting` ("KEY=VALUE"); returns the copy's report folder."""
+def stage_records(work):
+    """stage -> its stage.json of a work folder (the stages that finished there)."""
+    out = {}
+    for name in sorted(os.listdir(work)):
+        rec = os.path.join(work, name, "stage.json")
+        if os.path.isfile(rec):
+            with open(rec) as f:
+                out[name] = json.load(f)
+    return out
+
+
+def stage_claims(work, stages):
+    """The claims of the named stages' summaries (their first variant's rows), in order."""
+    ids = []
+    for s in stages:
+        with open(os.path.join(work, s, "summary.json")) as f:
+            rows = json.load(f)["variants"][0].get("rows", [])
+        ids += [r["claim"] for r in rows if r.get("claim") and r.get("statistics")]
+    return ids
+
+
+def report(exe, work, reports, stages, env=None, force=False):
+    """`dmlbench report` of a work folder into `reports` (no kernel record of its own)."""
+    cmd = [exe, "report", "--stages", stages, "--work", work, "--out", reports, "--allow-dirty",
+           "--kernel-recurrence", "none"] + (["--force"] if force else [])
+    subprocess.run(cmd, env=env, check=True)
+
+
+def rerun(a, name, setting):
+    """The stages trained afresh in a copy of the work folder under `setting`; returns the copy's report folder."""
     key, _, value = setting.partition("=")
     if not key or not value:
         sys.exit(f"kernel_recurrence: --setting must be KEY=VALUE, got {setting!r}")
-    copy = os.path.join(into, name, "work")
+    copy, reports = os.path.join(a.into, name, "work"), os.path.join(a.into, name, "reports")
+    if a.reuse and os.path.isfile(os.path.join(reports, "claims.json")):
+        return reports
     if os.path.exists(copy):
-        sys.exit(f"kernel_recurrence: {copy} exists: remove it or choose another --into")
-    shutil.copytree(work, copy, symlinks=True)
-    reports = os.path.join(into, name, "reports")
-    env = dict(os.environ, **{key: value})
-    subprocess.run([exe, "report", "--stages", stages, "--force", "--work", copy, "--out", reports, "--allow-dirty"],
-                   env=env, check=True)
+        sys.exit(f"kernel_recurrence: {copy} exists: remove it, choose another --into, or --reuse")
+    rerun_here = set(a.stages.split(","))
+    # left out of the copy: copied, their finished runs would be resumed, not trained again
+    shutil.copytree(a.work, copy, symlinks=True,
+                    ignore=lambda d, names: [n for n in names if os.path.samefile(d, a.work) and n in rerun_here])
+    report(a.exe, copy, reports, a.stages, env=dict(os.environ, **{key: value}), force=True)
     return reports
 
 
@@ -58,6 +95,12 @@ def compare(base, other):
     return flipped, sensitive
 
 
+def machine_text(rec):
+    m = rec.get("machine", {})
+    return f"{m.get('cpu', '?')}, {m.get('cores', '?')} cores, {m.get('isa', '?')}" + (
+        f", OPENBLAS_CORETYPE={m['openblas_coretype']}" if m.get("openblas_coretype") else "")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", required=True, help="the baseline report's work folder (out/report)")
@@ -65,25 +108,44 @@ def main():
     ap.add_argument("--setting", action="append", required=True, help="KEY=VALUE, repeatable")
     ap.add_argument("--exe", default="build/apps/dmlbench")
     ap.add_argument("--into", default="out/kernels")
-    ap.add_argument("--json", default="")
+    ap.add_argument("--json", default="bench/results/kernel_recurrence.json")
+    ap.add_argument("--reuse", action="store_true", help="take a setting's earlier rerun under --into")
     a = ap.parse_args()
+    stages = a.stages.split(",")
+    records = stage_records(a.work)
+    missing = [s for s in stages if s not in records]
+    if missing:
+        sys.exit(f"kernel_recurrence: {a.work} has no finished stage {', '.join(missing)}")
     baseline = os.path.join(a.into, "baseline", "reports")
     if not os.path.exists(os.path.join(baseline, "claims.json")):  # the baseline decided from its own work folder
-        subprocess.run([a.exe, "report", "--stages", "figures", "--work", a.work, "--out", baseline, "--allow-dirty"],
-                       check=True)
+        report(a.exe, a.work, baseline, "figures")
     base = verdicts(baseline)
-    out = {"config": {"work": a.work, "stages": a.stages, "settings": a.setting, "exe": a.exe}, "settings": {}}
+    out = {"config": {"command": "bench/kernel_recurrence.py", "stages": a.stages, "settings": a.setting,
+                      "into": a.into},
+           "baseline": {"machine": machine_text(records[stages[0]]),
+                        "revision": records[stages[0]].get("git_revision", ""),
+                        "stage_hashes": {n: r["config_hash"] for n, r in records.items() if "config_hash" in r},
+                        "verdicts": base},
+           "rerun": {"stages": stages, "claims": stage_claims(a.work, stages)},
+           "settings": {}}
     status = 0
     for k, setting in enumerate(a.setting):
-        flipped, sensitive = compare(base, verdicts(rerun(a.exe, a.work, a.into, f"setting-{k}", setting, a.stages)))
-        out["settings"][setting] = {"flipped": flipped, "machine_sensitive": sensitive}
+        reports = rerun(a, f"setting-{k}", setting)
+        other = verdicts(reports)
+        flipped, sensitive = compare(base, other)
+        seconds = {s: r.get("seconds") for s, r in stage_records(os.path.join(a.into, f"setting-{k}", "work")).items()
+                   if s in stages}
+        out["settings"][setting] = {"verdicts": other, "flipped": flipped, "machine_sensitive": sensitive,
+                                    "seconds": seconds}
         print(f"{setting}: {len(flipped)} flipped, {len(sensitive)} machine-sensitive")
         for m in flipped + sensitive:
             print(f"  {m['id']}: {m['baseline']} -> {m['rerun']}")
         status |= bool(flipped)
     if a.json:
+        os.makedirs(os.path.dirname(a.json) or ".", exist_ok=True)
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1)
+            f.write("\n")
     return status
 
 

@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/report_markdown.hpp"
 
 #include "dmlbench/experiments/report_claims_table.hpp"
+#include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "report_reproduction_tables.hpp"
 #include "report_text.hpp"
@@ -176,6 +177,7 @@ std::string report_markdown(const ReportContents& c) {
   for (const auto& r : c.reproductions)  // each reproduction side by side with the paper, and its variants
     md += reproduction_section_markdown(r, c.claims.summaries, c.cfg.source_dir);
   if (c.tuned) md += tuned_verdicts_markdown(*c.tuned, c.claims.rows, p_adjustment_named(c.cfg.multiplicity));
+  if (c.kernels) md += kernel_recurrence_markdown(*c.kernels, c.claims.rows);
   md += not_run_here_markdown(c.cfg);
   md += "## Figures\n\n" + figures_markdown(c.manifest, c.done.records, c.cfg);
   md += stages_table_markdown(c.stages, c.done, c.cfg);

@@ -24,6 +24,9 @@ struct ReportConfig {
   std::string multiplicity = "bh";
   double store_min_seconds = 60;    // a finished stage that ran at least this long is kept in OUT/stages
                                     // (report_stage_store.hpp)
+  // bench/kernel_recurrence.py's record of this report's verdicts under other kernels (issue 49 item 4b), shown beside
+  // each row while it is current (report_kernel_recurrence.hpp); empty: none
+  std::string kernel_recurrence;
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them
                                     // (`sweep collect --require-complete`) instead of running `reproduce`
 };

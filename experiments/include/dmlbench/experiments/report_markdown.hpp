@@ -4,6 +4,7 @@
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
 #include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_manifest.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
@@ -35,6 +36,7 @@ struct ReportContents {
   const std::vector<NotebookSpec>& manifest;
   nlohmann::ordered_json previous_claims = nullptr;  // the report folder's claims.json before it is replaced, if any
   const TunedVerdicts* tuned = nullptr;              // the tuned variants' verdicts (issue 28), if any
+  const KernelRecurrence* kernels = nullptr;         // the verdicts under other kernels (issue 49 item 4b), if any
 };
 
 std::string report_markdown(const ReportContents& c);
