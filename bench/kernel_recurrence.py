@@ -14,10 +14,13 @@ default report reads it (`dmlbench report --kernel-recurrence`) and shows it bes
 verdicts are its own.
 
   /usr/bin/python3 bench/kernel_recurrence.py --work out/report --stages omniglot-margin,omniglot-positives,xhn-movement \
-      --setting OPENBLAS_CORETYPE=Zen --setting ONEDNN_MAX_CPU_ISA=AVX2 [--exe build/apps/dmlbench] [--into out/kernels]
-      [--json bench/results/kernel_recurrence.json] [--reuse]
+      --setting OPENBLAS_CORETYPE=Zen --setting ONEDNN_MAX_CPU_ISA=AVX2@training [--exe build/apps/dmlbench]
+      [--into out/kernels] [--json bench/results/kernel_recurrence.json] [--reuse]
 
---reuse takes a setting's rerun from an earlier call (its reports/claims.json under --into) instead of training again.
+A setting may name its own stages after "@" (a comma list, or "training": every default training stage of the work
+folder, the tuned ones left out: they are decided in a family of their own); without, it reruns --stages. --reuse
+takes a setting's earlier rerun under --into (its rerun.json names the stages trained there) and trains only the
+stages it lacks.
 It trains: about 16 minutes a setting for the three stages above on the 2-core AMD EPYC (bench/README.md). The stages
 named by the issue are the [LCC] margin rows (omniglot-margin), lcc-fig5b-more-positives (omniglot-positives) and
 [XHN] Fig 3 (xhn-movement)."""
@@ -66,21 +69,41 @@ def report(exe, work, reports, stages, env=None, force=False):
     subprocess.run(cmd, env=env, check=True)
 
 
-def rerun(a, name, setting):
+def setting_stages(setting, a, records):
+    """(KEY=VALUE, its stages): the part after "@", "training" for every default training stage, else --stages."""
+    env, _, named = setting.partition("@")
+    if not named:
+        return env, a.stages.split(",")
+    if named == "training":
+        return env, [n for n in records if not n.endswith("-tuned") and
+                     os.path.isfile(os.path.join(a.work, n, "summary.json"))]
+    return env, named.split(",")
+
+
+def rerun(a, name, setting, stages):
     """The stages trained afresh in a copy of the work folder under `setting`; returns the copy's report folder."""
     key, _, value = setting.partition("=")
     if not key or not value:
-        sys.exit(f"kernel_recurrence: --setting must be KEY=VALUE, got {setting!r}")
+        sys.exit(f"kernel_recurrence: --setting must be KEY=VALUE[@STAGES], got {setting!r}")
     copy, reports = os.path.join(a.into, name, "work"), os.path.join(a.into, name, "reports")
-    if a.reuse and os.path.isfile(os.path.join(reports, "claims.json")):
-        return reports
-    if os.path.exists(copy):
+    done_file = os.path.join(a.into, name, "rerun.json")
+    done = []
+    if a.reuse and os.path.isfile(done_file):
+        with open(done_file) as f:
+            done = json.load(f)["stages"]
+    elif os.path.exists(copy):
         sys.exit(f"kernel_recurrence: {copy} exists: remove it, choose another --into, or --reuse")
-    rerun_here = set(a.stages.split(","))
-    # left out of the copy: copied, their finished runs would be resumed, not trained again
-    shutil.copytree(a.work, copy, symlinks=True,
-                    ignore=lambda d, names: [n for n in names if os.path.samefile(d, a.work) and n in rerun_here])
-    report(a.exe, copy, reports, a.stages, env=dict(os.environ, **{key: value}), force=True)
+    todo = [st for st in stages if st not in done]
+    if not todo:
+        return reports
+    if not os.path.exists(copy):  # the rerun stages left out: copied, their finished runs would be resumed
+        shutil.copytree(a.work, copy, symlinks=True,
+                        ignore=lambda d, names: [n for n in names if os.path.samefile(d, a.work) and n in todo])
+    for st in todo:  # a reused copy holds the baseline's folders of the stages it lacks
+        shutil.rmtree(os.path.join(copy, st), ignore_errors=True)
+    report(a.exe, copy, reports, ",".join(todo), env=dict(os.environ, **{key: value}), force=True)
+    with open(done_file, "w") as f:
+        json.dump({"setting": setting, "stages": done + todo}, f, indent=1)
     return reports
 
 
@@ -104,40 +127,39 @@ def machine_text(rec):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--work", required=True, help="the baseline report's work folder (out/report)")
-    ap.add_argument("--stages", required=True, help="comma-separated stages to rerun")
-    ap.add_argument("--setting", action="append", required=True, help="KEY=VALUE, repeatable")
+    ap.add_argument("--stages", required=True, help="comma-separated stages to rerun (a setting's own after @)")
+    ap.add_argument("--setting", action="append", required=True, help="KEY=VALUE[@STAGES], repeatable")
     ap.add_argument("--exe", default="build/apps/dmlbench")
     ap.add_argument("--into", default="out/kernels")
     ap.add_argument("--json", default="bench/results/kernel_recurrence.json")
     ap.add_argument("--reuse", action="store_true", help="take a setting's earlier rerun under --into")
     a = ap.parse_args()
-    stages = a.stages.split(",")
     records = stage_records(a.work)
-    missing = [s for s in stages if s not in records]
+    plan = [setting_stages(st, a, records) for st in a.setting]
+    missing = sorted({st for _, stages in plan for st in stages if st not in records})
     if missing:
         sys.exit(f"kernel_recurrence: {a.work} has no finished stage {', '.join(missing)}")
     baseline = os.path.join(a.into, "baseline", "reports")
     if not os.path.exists(os.path.join(baseline, "claims.json")):  # the baseline decided from its own work folder
         report(a.exe, a.work, baseline, "figures")
     base = verdicts(baseline)
+    first = records[plan[0][1][0]]
     out = {"config": {"command": "bench/kernel_recurrence.py", "stages": a.stages, "settings": a.setting,
                       "into": a.into},
-           "baseline": {"machine": machine_text(records[stages[0]]),
-                        "revision": records[stages[0]].get("git_revision", ""),
+           "baseline": {"machine": machine_text(first), "revision": first.get("git_revision", ""),
                         "stage_hashes": {n: r["config_hash"] for n, r in records.items() if "config_hash" in r},
                         "verdicts": base},
-           "rerun": {"stages": stages, "claims": stage_claims(a.work, stages)},
            "settings": {}}
     status = 0
-    for k, setting in enumerate(a.setting):
-        reports = rerun(a, f"setting-{k}", setting)
+    for k, (setting, stages) in enumerate(plan):
+        reports = rerun(a, f"setting-{k}", setting, stages)
         other = verdicts(reports)
         flipped, sensitive = compare(base, other)
         seconds = {s: r.get("seconds") for s, r in stage_records(os.path.join(a.into, f"setting-{k}", "work")).items()
                    if s in stages}
-        out["settings"][setting] = {"verdicts": other, "flipped": flipped, "machine_sensitive": sensitive,
-                                    "seconds": seconds}
-        print(f"{setting}: {len(flipped)} flipped, {len(sensitive)} machine-sensitive")
+        out["settings"][setting] = {"stages": stages, "claims": stage_claims(a.work, stages), "verdicts": other,
+                                    "flipped": flipped, "machine_sensitive": sensitive, "seconds": seconds}
+        print(f"{setting} ({len(stages)} stages rerun): {len(flipped)} flipped, {len(sensitive)} machine-sensitive")
         for m in flipped + sensitive:
             print(f"  {m['id']}: {m['baseline']} -> {m['rerun']}")
         status |= bool(flipped)

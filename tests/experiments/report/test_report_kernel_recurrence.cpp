@@ -27,8 +27,8 @@ std::vector<ex::Stage> stages() {
   return {a, b};
 }
 
-// Baseline: c-same verified, c-fall verified, c-flip refuted, c-other verified (stage-b, not rerun), c-undecided
-// inconclusive; under X=1 c-fall is inconclusive and c-flip verified, under Y=2 all as the baseline.
+// Baseline: c-same verified, c-fall verified, c-flip refuted, c-other verified (stage-b), c-undecided inconclusive;
+// X=1 trains stage-a again (c-fall inconclusive, c-flip verified there), Y=2 both stages (all as the baseline).
 json record() {
   const json base = {{"c-same", "verified"}, {"c-fall", "verified"}, {"c-flip", "refuted"}, {"c-other", "verified"},
                      {"c-undecided", "inconclusive"}};
@@ -38,8 +38,12 @@ json record() {
   return {{"config", {{"command", "bench/kernel_recurrence.py"}}},
           {"baseline", {{"machine", "a test machine"}, {"stage_hashes", {{"stage-a", "aaaa"}, {"stage-b", "bbbb"}}},
                         {"verdicts", base}}},
-          {"rerun", {{"stages", {"stage-a"}}, {"claims", {"c-same", "c-fall", "c-flip", "c-undecided"}}}},
-          {"settings", {{"X=1", {{"verdicts", x}}}, {"Y=2", {{"verdicts", base}}}}}};
+          {"settings",
+           {{"X=1", {{"stages", {"stage-a"}}, {"claims", {"c-same", "c-fall", "c-flip", "c-undecided"}}, {"verdicts", x},
+                     {"seconds", {{"stage-a", 60.4}}}}},
+            {"Y=2", {{"stages", {"stage-a", "stage-b"}},
+                     {"claims", {"c-same", "c-fall", "c-flip", "c-undecided", "c-other"}},
+                     {"verdicts", base}}}}}};
 }
 
 ex::ClaimRow row(const std::string& id, const std::string& verdict, bool decided = true) {
@@ -74,17 +78,17 @@ TEST_CASE("kernel recurrence [issue 49 item 4b]: each decided row says what it b
   const auto sensitive = ex::attach_kernel_recurrence(rs, k);
   CHECK(sensitive == std::vector<std::string>{"c-fall", "c-flip"});
   const json& same = rs[0].statistics["recurrence"]["kernels"];
-  CHECK(same["stage_rerun"] == true);
+  CHECK(same["rerun_under"] == json::array({"X=1", "Y=2"}));
   CHECK(same["machine_sensitive"] == false);
-  CHECK(rs[0].measured == "m; under other kernels (its stage rerun): the same under `X=1` and `Y=2`");
+  CHECK(rs[0].measured == "m; under other kernels: the same under `X=1` (its stage rerun) and `Y=2` (its stage rerun)");
   CHECK(rs[1].statistics["recurrence"]["kernels"]["machine_sensitive"] == true);
   CHECK(rs[1].statistics["recurrence"]["kernels"]["flipped"] == false);
-  CHECK(rs[1].measured ==
-        "m; under other kernels (its stage rerun): inconclusive under `X=1`, the same under `Y=2` (machine-sensitive)");
+  CHECK(rs[1].measured == "m; under other kernels: inconclusive under `X=1` (its stage rerun); the same under `Y=2` (its "
+                         "stage rerun) (machine-sensitive)");
   CHECK(rs[2].statistics["recurrence"]["kernels"]["flipped"] == true);
-  CHECK_THAT(rs[2].measured, Catch::EndsWith("verified under `X=1`, the same under `Y=2` (flipped direction)"));
-  CHECK(rs[3].statistics["recurrence"]["kernels"]["stage_rerun"] == false);
-  CHECK_THAT(rs[3].measured, Catch::Contains("its stage not rerun, the family decided again"));
+  CHECK_THAT(rs[2].measured, Catch::EndsWith("(its stage rerun) (flipped direction)"));
+  CHECK(rs[3].statistics["recurrence"]["kernels"]["rerun_under"] == json::array({"Y=2"}));
+  CHECK_THAT(rs[3].measured, Catch::Contains("the same under `X=1` (the family decided again) and `Y=2` (its stage rerun)"));
   CHECK(rs[4].statistics["recurrence"]["kernels"]["machine_sensitive"] == false);  // undecided both times
   CHECK_FALSE(rs[5].statistics.contains("recurrence"));                          // no decision: nothing to recur
   // the claims table marks the moved rows (and only those) beside the verdict, claims.json too
@@ -97,7 +101,10 @@ TEST_CASE("kernel recurrence [issue 49 item 4b]: each decided row says what it b
   CHECK_FALSE(cj[0].contains("machine_sensitive"));
   const std::string md = ex::kernel_recurrence_markdown(k, rs);
   CHECK_THAT(md, Catch::Contains("## Verdicts on other kernels"));
-  CHECK_THAT(md, Catch::Contains("5 training rows decided again, 4 of them from the rerun stages; 2 moved"));
+  CHECK_THAT(md, Catch::Contains("5 training rows of the family compared, 5 of them from a stage trained again under some "
+                                 "setting; 2 moved"));
+  CHECK_THAT(md, Catch::Contains("| `X=1` | `stage-a` | 60 |"));
+  CHECK_THAT(md, Catch::Contains("| `Y=2` | `stage-a` and `stage-b` | 0 |"));
   CHECK_THAT(md, Catch::Contains("| `c-fall` | verified | inconclusive | verified |"));
   CHECK_THAT(md, Catch::Contains("on a test machine"));
 }
@@ -147,7 +154,8 @@ TEST_CASE("kernel recurrence [issue 49 item 4b]: a file that is not a record is 
   bad_setting["settings"]["noequals"] = {{"verdicts", json::object()}};
   CHECK_THROWS_WITH(ex::read_kernel_recurrence(written(d, bad_setting), "k", stages()),
                     Catch::Contains("setting \"noequals\" is not KEY=VALUE"));
-  json no_rerun = record();
-  no_rerun.erase("rerun");
-  CHECK_THROWS_WITH(ex::read_kernel_recurrence(written(d, no_rerun), "k", stages()), Catch::Contains("no \"rerun\""));
+  json no_stages = record();
+  no_stages["settings"]["Y=2"].erase("stages");
+  CHECK_THROWS_WITH(ex::read_kernel_recurrence(written(d, no_stages), "k", stages()),
+                    Catch::Contains("setting Y=2 names no \"stages\""));
 }

@@ -1,6 +1,7 @@
 // Issue 49 item 4b: whether each decided training verdict recurs on other numerics of the same machine. The record is
-// bench/kernel_recurrence.py's JSON: the report's training stages rerun under other kernel settings (OPENBLAS_CORETYPE,
-// ONEDNN_MAX_CPU_ISA), every training claim decided again over the whole family, and each claim's verdict per setting.
+// bench/kernel_recurrence.py's JSON: under each kernel setting (OPENBLAS_CORETYPE, ONEDNN_MAX_CPU_ISA) some of the
+// report's training stages trained again, every training claim decided again over the whole family, and each claim's
+// verdict per setting.
 // The report shows it beside each row only while the record belongs to the report: the same config hash for every
 // stage it names, and the same baseline verdict for every training row.
 #pragma once
@@ -27,8 +28,9 @@ struct KernelRecurrence {
 KernelRecurrence read_kernel_recurrence(const std::string& path, const std::string& shown_as,
                                         const std::vector<Stage>& stages);
 
-// For a current record: every decided training row gets statistics.recurrence.kernels ({"stage_rerun", "settings":
-// {setting: verdict}, "machine_sensitive"}) and its measured text says it; a row whose verdict under a setting is
+// For a current record: every training row of the family gets statistics.recurrence.kernels ({"settings": {setting:
+// verdict}, "rerun_under": the settings that trained its stage again, "flipped", "machine_sensitive"}) and its
+// measured text says it; a row whose verdict under a setting is
 // another decided direction is "flipped", one that falls to or rises from undecided (or moves to not-reproduced)
 // "machine_sensitive". A row whose verdict differs from the record's baseline makes the record stale (it judged other
 // evidence), and nothing is attached. Returns the rows marked machine-sensitive.
