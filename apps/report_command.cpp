@@ -10,6 +10,19 @@
 
 namespace dmlbench::app {
 
+// --kernel-recurrence: the file given ("none": no record), else the committed record for the default profile where it
+// exists; "" for none.
+static std::string kernel_recurrence_file(const std::string& src, const std::string& profile, const std::string& given) {
+  namespace fs = std::filesystem;
+  if (given == "none") return "";
+  if (!given.empty()) {
+    if (!fs::is_regular_file(given)) throw std::runtime_error("--kernel-recurrence " + given + " is not a file");
+    return fs::weakly_canonical(fs::absolute(given)).string();
+  }
+  const std::string committed = src + "/bench/results/kernel_recurrence.json";
+  return profile == "default" && fs::is_regular_file(committed) ? committed : "";
+}
+
 void add_report_command(CLI::App& app, int& exit_code) {
   namespace fs = std::filesystem;
   auto* rep = app.add_subcommand("report", "regenerate every figure and the claims table: run the stages whose "
@@ -62,13 +75,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   rep->callback([cfg, quick, profile, stages, out_opt, work_opt, kernels, kernels_opt, src, &exit_code] {
     cfg->profile = *quick ? "quick" : *profile;
     dmlbench::experiments::check_profile_name(cfg->profile, "--profile");
-    const std::string committed_kernels = src + "/bench/results/kernel_recurrence.json";
-    if (kernels_opt->count() > 0 && *kernels != "none") {
-      if (!fs::is_regular_file(*kernels)) throw std::runtime_error("--kernel-recurrence " + *kernels + " is not a file");
-      cfg->kernel_recurrence = fs::weakly_canonical(fs::absolute(*kernels)).string();
-    } else if (kernels_opt->count() == 0 && cfg->profile == "default" && fs::is_regular_file(committed_kernels)) {
-      cfg->kernel_recurrence = committed_kernels;
-    }
+    cfg->kernel_recurrence = kernel_recurrence_file(src, cfg->profile, kernels_opt->count() > 0 ? *kernels : "");
     if (cfg->profile != "default") {  // never overwrite the committed default report with another profile's
       if (out_opt->count() == 0) cfg->out = src + "/out/" + cfg->profile + "-report";
       if (work_opt->count() == 0) cfg->work = src + "/out/report-" + cfg->profile;
