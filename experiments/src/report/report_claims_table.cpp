@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/report_claims_table.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "report_text.hpp"
 
 #include <map>
@@ -19,14 +20,6 @@ static std::string scope_tag(const ClaimRow& r) {
   return "";
 }
 
-// Whether the row's verdict moved under another kernel setting (issue 49 item 4b, report_kernel_recurrence.hpp).
-static bool machine_sensitive(const ClaimRow& r) {
-  if (!r.training() || !r.statistics.contains("recurrence") || !r.statistics["recurrence"].contains("kernels"))
-    return false;
-  const json& k = r.statistics["recurrence"]["kernels"];
-  return k.value("machine_sensitive", false) || k.value("flipped", false);
-}
-
 std::string claims_table_markdown(const std::vector<ClaimRow>& rows) {
   std::ostringstream o;
   o << "| id | paper | where | scope | claim | measured | paper's number | verdict |\n"
@@ -34,7 +27,7 @@ std::string claims_table_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows)
     o << "| `" << r.id << "` | " << markdown_cell(r.paper) << " | " << markdown_cell(r.where) << " | "
       << markdown_cell(r.scope.scope) << " | " << markdown_cell(r.statement) << " | " << markdown_cell(r.measured) << " | " << markdown_cell(r.paper_value)
-      << " | **" << r.verdict << "**" << (machine_sensitive(r) ? " (machine-sensitive)" : "") << " |\n";
+      << " | **" << r.verdict << "**" << (moved_on_other_kernels(r) ? " (machine-sensitive)" : "") << " |\n";
   return o.str();
 }
 
@@ -175,7 +168,7 @@ json claims_json(const std::vector<ClaimRow>& rows) {
     if (!r.witness.empty()) c["witness"] = r.witness;
     if (!r.note.empty()) c["note"] = r.note;
     if (r.training()) c["statistics"] = r.statistics;  // difference, CI, p, adjusted p, TOST, power, outcome
-    if (machine_sensitive(r)) c["machine_sensitive"] = true;
+    if (moved_on_other_kernels(r)) c["machine_sensitive"] = true;
     if (!r.scope.scope.empty()) {
       c["scope"] = r.scope.scope;
       if (!r.scope.quote.empty()) c["quote"] = r.scope.quote;

@@ -36,6 +36,10 @@ KernelRecurrence read_kernel_recurrence(const std::string& path, const std::stri
 // evidence), and nothing is attached. Returns the rows marked machine-sensitive.
 std::vector<std::string> attach_kernel_recurrence(std::vector<ClaimRow>& rows, KernelRecurrence& k);
 
+// Whether attach_kernel_recurrence found the row's verdict moved (machine-sensitive) or flipped under some setting:
+// the claims table marks it, claims.json says it, and the report's section lists it.
+bool moved_on_other_kernels(const ClaimRow& r);
+
 // REPORT.md's section: the settings, the machine, the stages rerun, and every verdict that moved ("" without a record).
 std::string kernel_recurrence_markdown(const KernelRecurrence& k, const std::vector<ClaimRow>& rows);
 
