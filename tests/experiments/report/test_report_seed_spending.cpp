@@ -170,7 +170,7 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
   };
   // c-grows: mean 1.2 with sd ~0.5: undecided at 5 seeds at 0.05, decided within a few more
   REQUIRE(ex::look_at_stage(summary(1.2)(), ex::ClaimFamily{1, 0}, 20).more());
-  const auto looks = ex::spend_seeds(ex::SeedSpending{5, 20, 1, 0.05}, summary(1.2), run_with);
+  const auto looks = ex::spend_seeds(ex::SeedSpending{5, 20, 1, 0.05, 0, {}}, summary(1.2), run_with);
   REQUIRE(!asked.empty());
   CHECK(asked.front() == 6);
   for (std::size_t k = 1; k < asked.size(); ++k) CHECK(asked[k] == asked[k - 1] + 1);  // one seed at a time
@@ -182,7 +182,7 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
   asked.clear();
   seeds = 5;
   const auto waits = [&] { return summary_of({claim_row("c-done", 8, 1, std::size_t(seeds)), claim_row("c-one", 1, 1, 1)}); };
-  const auto capped = ex::spend_seeds(ex::SeedSpending{5, 7, 1, 0.05}, waits, run_with);
+  const auto capped = ex::spend_seeds(ex::SeedSpending{5, 7, 1, 0.05, 0, {}}, waits, run_with);
   CHECK(asked == std::vector<int>{6, 7});
   CHECK(capped.size() == 3);
   CHECK(capped.back().more());  // still waiting, at the cap
@@ -190,7 +190,7 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
   // decided at the first look: no seed added
   asked.clear();
   seeds = 8;
-  ex::spend_seeds(ex::SeedSpending{8, 20, 1, 0.05}, summary(8), run_with);
+  ex::spend_seeds(ex::SeedSpending{8, 20, 1, 0.05, 0, {}}, summary(8), run_with);
   CHECK(asked.empty());
 }
 
@@ -235,7 +235,7 @@ TEST_CASE("seed spending by arm: each waiting claim's arms get the next seed, a 
   next = ex::next_seed_plan(sp, {5, {{"n8", 7}, {"n16", 7}}}, look);
   CHECK_FALSE(next);
   // the control, the stage-wide rule (no claim arms): every arm one more seed
-  ex::SeedSpending whole{5, 7, 1, 0.05};
+  ex::SeedSpending whole{5, 7, 1, 0.05, 0, {}};
   const auto all = ex::next_seed_plan(whole, {5, {}}, look);
   REQUIRE(all);
   CHECK(all->seeds == 6);
