@@ -90,11 +90,11 @@ torch::Tensor to_tensor(EmbeddingMatrix& m, const std::string& device) {
   return torch::from_blob(m.values.data(), {m.rows, m.cols}, torch::kFloat32).to(torch::Device(device));
 }
 
-// The search and clustering options of the request, checked.
-RetrievalOptions retrieval_options(const EvalRequest& q) {
+// The search and clustering options of the request (its --metric parsed by run_eval), checked.
+RetrievalOptions retrieval_options(const EvalRequest& q, Similarity similarity) {
   RetrievalOptions o;
   o.ks = q.ks;
-  o.similarity = similarities().named(q.metric);
+  o.similarity = similarity;
   o.nmi_plus_factor = q.nmi_plus_factor < 0 ? kDefaultNmiPlusFactor : q.nmi_plus_factor;
   o.kmeans_seed = q.kmeans_seed;
   o.kmeans_iterations = q.kmeans_iterations;
@@ -211,8 +211,9 @@ void print_eval_summary(const RetrievalReport& report, const json& cost) {
 }
 
 void run_eval(const EvalRequest& q) {
+  Similarity similarity = Similarity::cosine;  // parsed once, here
   try {
-    similarities().named(q.metric);
+    similarity = similarities().named(q.metric);
   } catch (const std::invalid_argument&) {
     throw std::invalid_argument("--metric must be cosine or euclidean, got '" + q.metric + "'");
   }
@@ -222,7 +223,7 @@ void run_eval(const EvalRequest& q) {
   if (q.threads < 0) throw std::invalid_argument("--threads must be >= 1 (0: all cores), got " + std::to_string(q.threads));
   // the selection and k-means on LibTorch's threads, the GEMMs on OpenBLAS's
   set_compute_threads(app::threads_or_all_cores(q.threads));
-  RetrievalOptions o = retrieval_options(q);
+  RetrievalOptions o = retrieval_options(q, similarity);
   // read and check every input before any work, and write nothing until everything succeeded
   EvalInputs in = read_eval_inputs(q);
   if (q.nmi_plus_factor < 0 && !q.no_nmi && !in.separate && in.gallery.rows > kNmiPlusDefaultRows) {

@@ -142,19 +142,21 @@ json run_commands(const Run& run, const ex::Stage& s, const std::string& dir, co
   return printed;
 }
 
-// Issue 49 item 3: a stage with seed spending, after its first look, reruns its reproduce command with one more seed
-// (the finished runs are read again, not retrained) while a claim that more seeds could decide is undecided at the
-// planned family's level, up to its cap. The commands run are appended to `printed`.
+// Issue 49 items 3 and 5: a stage with seed spending, after its first look, reruns its reproduce command with one
+// more seed for the arms of the claims that more seeds could decide (the finished runs are read again, not retrained)
+// while such a claim is undecided at the planned family's level, up to its cap. The commands run are appended to
+// `printed`.
 void spend_seeds(const ex::Stage& s, const std::string& dir, json& printed, const Run& run) {
   const auto& sp = *s.spending;
   ex::spend_seeds(
       sp, [&] { return ex::read_json_file(dir + "/summary.json"); },
-      [&](int n) {
+      [&](const ex::SeedPlan& plan) {
         auto argv = s.commands.front().argv;
-        argv.insert(argv.end(), {"--seeds", std::to_string(n)});
+        const auto more = plan.arguments();
+        argv.insert(argv.end(), more.begin(), more.end());
         const std::string line = ex::join_command(argv, run.cfg.self, run.root);
         printed.push_back(line);
-        std::cerr << "[report]   seed " << n << " of at most " << sp.cap << ": " << line << std::endl;
+        std::cerr << "[report]   seeds by arm, at most " << sp.cap << " each: " << line << std::endl;
         const auto r = spawn(argv, "");
         if (r.status != 0) throw std::runtime_error("`" + line + "` failed (" + r.error + ")");
       },

@@ -41,6 +41,7 @@ const std::string kRepo = DMLBENCH_SOURCE_DIR;
 struct ReproduceRequest {
   std::string file, profile = "default", out, variant, tuned;
   std::vector<std::string> set, arms;
+  std::vector<std::string> arm_seeds;  // "ARM=N": that arm's seeds 1..N (issue 49 item 5: seeds by arm)
   int seeds = 0;  // 0: the profile's
   int jobs = 0;   // 0: the profile's
   bool resume = false;
@@ -90,6 +91,23 @@ std::vector<json> run_as_processes(const ex::Reproduction& r, const std::vector<
   return metrics;
 }
 
+// --arm-seeds ARM=N, ... as arm -> N; config_error for anything else.
+std::map<std::string, int> parsed_arm_seeds(const std::vector<std::string>& given) {
+  std::map<std::string, int> arm_seeds;
+  for (const auto& a : given) {
+    const auto eq = a.find('=');
+    int n = 0;
+    try {
+      n = eq == std::string::npos ? 0 : std::stoi(a.substr(eq + 1));
+    } catch (const std::exception&) {
+    }
+    if (eq == std::string::npos || eq == 0 || n < 1 || a.substr(eq + 1) != std::to_string(n))
+      throw ex::config_error("--arm-seeds " + a + ": give ARM=N, N a whole number >= 1");
+    arm_seeds[a.substr(0, eq)] = n;
+  }
+  return arm_seeds;
+}
+
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
 // comparison table (ours next to the paper's numbers, Welch's p, the verdict).
 void reproduce(const ReproduceRequest& q) {
@@ -107,7 +125,8 @@ void reproduce(const ReproduceRequest& q) {
   // resolve every run's config before any training, so a bad key fails before anything is written
   std::vector<std::uint64_t> seed_list;
   for (int k = 1; k <= seeds; ++k) seed_list.push_back(std::uint64_t(k));
-  const auto runs = ex::plan_reproduction_runs(r, prof, variants, arms, seed_list, q.set, q.out, kRepo);
+  const auto arm_seeds = parsed_arm_seeds(q.arm_seeds);
+  const auto runs = ex::plan_reproduction_runs(r, prof, variants, arms, seed_list, q.set, q.out, kRepo, arm_seeds);
   for (const auto& run : runs)
     if (!fs::is_directory(run.config.dataset.data_dir))
       throw ex::config_error("dataset.data_dir " + run.config.dataset.data_dir + " is not a folder (" + r.config +
@@ -131,8 +150,13 @@ void reproduce(const ReproduceRequest& q) {
     std::cerr << "[reproduce] " << i + 1 << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
               << el << " s, ETA " << el / double(i + 1) * double(runs.size() - i - 1) << " s" << std::endl;
   }
-  const json summary =
+  json summary =
       ex::reproduction_summary(rr, variants, q.profile, seeds, q.set, runs.front().config.resolved, DMLBENCH_GIT_REV, results);
+  if (!arm_seeds.empty()) {  // each arm's seeds as run (an init_from arm raised to its dependants')
+    json by_arm = json::object();
+    for (const auto& [arm, ks] : ex::seeds_of_arms(arms, seed_list, arm_seeds)) by_arm[arm] = ks.size();
+    summary["config"]["seeds_by_arm"] = by_arm;
+  }
   ex::write_file_atomically((fs::path(q.out) / "summary.json").string(), summary.dump(2) + "\n");
   std::cout << ex::summary_table_text(summary, rr);
   std::cout << "wrote " << (fs::path(q.out) / "summary.json").string() << "\n";
@@ -270,6 +294,8 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   rep->add_option("--variant", q->variant, "run only this variant");
   rep->add_option("--arms", q->arms, "run only these arms");
   rep->add_option("--seeds", q->seeds, "seeds per arm (default: the profile's)");
+  rep->add_option("--arm-seeds", q->arm_seeds, "ARM=N: this arm runs seeds 1..N, the others --seeds (repeatable; an "
+                                               "arm another starts from runs as many as it); the report's seeds by arm");
   rep->add_option("--jobs", q->jobs, "runs at a time, each its own process (default: the profile's jobs, else 1)");
   rep->add_option("--set", q->set, "override a config key of every run: key=value (repeatable)");
   rep->add_option("--tuned", q->tuned, "train each arm with its best settings of this tuning results file "

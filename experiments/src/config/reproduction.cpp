@@ -687,16 +687,47 @@ Reproduction with_arms(const Reproduction& r, const std::vector<std::string>& na
   return out;
 }
 
+std::map<std::string, std::vector<std::uint64_t>> seeds_of_arms(const std::vector<ReproductionArm>& arms,
+                                                                const std::vector<std::uint64_t>& seeds,
+                                                                const std::map<std::string, int>& arm_seeds) {
+  std::map<std::string, std::size_t> count;
+  for (const auto& a : arms) count[a.name] = seeds.size();
+  for (const auto& [name, n] : arm_seeds) {
+    if (!count.count(name)) throw config_error("--arm-seeds names " + name + ", which is no arm of the reproduction");
+    if (n < 1) throw config_error("--arm-seeds " + name + "=" + std::to_string(n) + ": an arm runs at least 1 seed");
+    count[name] = std::size_t(n);
+  }
+  for (bool raised = true; raised;) {  // an arm's starting weights come from the same seed of its init_from arm
+    raised = false;
+    for (const auto& a : arms)
+      if (!a.init_from.empty() && count.count(a.init_from) && count[a.init_from] < count[a.name]) {
+        count[a.init_from] = count[a.name];
+        raised = true;
+      }
+  }
+  std::map<std::string, std::vector<std::uint64_t>> out;
+  for (const auto& a : arms) {
+    if (arm_seeds.empty()) {
+      out[a.name] = seeds;
+      continue;
+    }
+    for (std::size_t k = 1; k <= count[a.name]; ++k) out[a.name].push_back(k);
+  }
+  return out;
+}
+
 std::vector<ReproductionRun> plan_reproduction_runs(const Reproduction& r, const ReproductionProfile& prof,
                                                     const std::vector<ReproductionVariant>& variants,
                                                     const std::vector<ReproductionArm>& arms,
                                                     const std::vector<std::uint64_t>& seeds,
                                                     const std::vector<std::string>& cli_set, const std::string& out,
-                                                    const std::string& repo_root) {
+                                                    const std::string& repo_root,
+                                                    const std::map<std::string, int>& arm_seeds) {
+  const auto seeds_of = seeds_of_arms(arms, seeds, arm_seeds);
   std::vector<ReproductionRun> runs;
   for (const auto& v : variants)
     for (const auto& a : arms)
-      for (const std::uint64_t k : seeds) {
+      for (const std::uint64_t k : seeds_of.at(a.name)) {
         std::vector<std::string> set = r.set;
         for (const auto* extra : {&prof.set, &v.set, &a.set, &cli_set}) set.insert(set.end(), extra->begin(), extra->end());
         set.push_back("seed=" + std::to_string(k));

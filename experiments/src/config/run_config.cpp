@@ -113,7 +113,7 @@ std::vector<ConfigKey> loss_keys() {
              0, 1e6, true),
       config_key("loss.distance", "string", "squared", "triplet loss distance: squared | euclidean | cosine (htl: euclidean "
                                                 "as [HTL] prints it, or squared)",
-          {"squared", "euclidean", "cosine"}),
+          distances().names()),
   };
   for (const auto& spec : loss_specs()) k.insert(k.end(), spec.settings.begin(), spec.settings.end());
   k.push_back(ranged(config_key("loss.trim", "number", 0.0, "the trimmed reducer ([LCC] Sec 5.2.5 trimmed loss): the "
@@ -129,7 +129,7 @@ std::vector<ConfigKey> miner_and_batch_keys() {
       config_key("miner.similarity", "string", "auto",
           "what the miner ranks by: auto (cosine for cosine-based losses and distance-weighted, otherwise minus the "
           "squared distance) | cosine | neg-squared-distance",
-          {"auto", "cosine", "neg-squared-distance"}),
+          miner_similarities().names()),
       config_key("miner.one_triplet_per_feature", "boolean", false, "each feature in at most one triplet of the batch "
                                                              "([XHN] Sec 6.1: triplets that do not move each other)"),
       ranged(config_key("batch.classes", "integer", 2, "classes per batch (c)"), 2, 1e6),
@@ -406,6 +406,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
   m.init_run = text("model.init_run");
   c.loss.name = text("loss.name");
   c.loss.distance = text("loss.distance");
+  c.loss.distance_kind = distances().named(c.loss.distance);
   c.loss.margin = v("loss.margin");
   c.loss.trim = v("loss.trim");
   c.loss.settings = json::object();
@@ -413,6 +414,7 @@ RunConfig typed_view(const std::map<std::string, json>& value) {
     for (const auto& k : spec.settings) c.loss.settings[k.path.substr(5)] = v(k.path.c_str());
   c.miner.name = text("miner.name");
   c.miner.similarity = text("miner.similarity");
+  c.miner.ranking = miner_similarities().named(c.miner.similarity);
   c.miner.one_triplet_per_feature = v("miner.one_triplet_per_feature");
   c.batch.classes = v("batch.classes");
   c.batch.per_class = v("batch.per_class");

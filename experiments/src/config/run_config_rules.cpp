@@ -39,7 +39,7 @@ std::string names_where(const std::vector<LossSpec>& specs, bool (*pick)(const L
 
 void check_loss_rules(const RunConfig& c, const LossSpec& loss) {
   if (loss.cosine && loss.cosine(c) && !c.model.normalize)
-    throw config_error("loss.name = " + c.loss.name + (c.loss.distance == "cosine" ? " with cosine distance" : "") +
+    throw config_error("loss.name = " + c.loss.name + (c.loss.distance_kind == Distance::cosine ? " with cosine distance" : "") +
                        " compares cosine similarities of L2-normalised embeddings: set model.normalize = true");
   check_owner_only_settings(c);
   if (c.loss.trim > 0 && !loss.trimmable)
@@ -61,7 +61,7 @@ void check_miner_and_sampler_rules(const RunConfig& c, const LossSpec& loss) {
   if (miner.needs_unit_sphere && !c.model.normalize)
     throw config_error("miner.name = " + c.miner.name + " samples by distance on the unit sphere: set "
                        "model.normalize = true");
-  if (miner.negative == NegativeChoice::distance_weighted && c.miner.similarity == "neg-squared-distance")
+  if (miner.negative == NegativeChoice::distance_weighted && c.miner.ranking == MinerSimilarity::neg_squared_distance)
     throw config_error("miner.name = " + c.miner.name + " weights negatives by their distance on the unit sphere, "
                        "read from the cosine (d = sqrt(2 - 2 S)): miner.similarity must be auto or cosine");
   const auto& sampler = sampler_spec(c.batch.sampler);
@@ -140,8 +140,8 @@ void check_cross_key_rules(const RunConfig& c, const std::string& origin) {
 
 bool miner_ranks_by_cosine(const RunConfig& c) {
   const auto& loss = loss_spec(c.loss.name);
-  return c.miner.similarity == "cosine" ||
-         (c.miner.similarity == "auto" &&
+  return c.miner.ranking == MinerSimilarity::cosine ||
+         (c.miner.ranking == MinerSimilarity::automatic &&
           ((loss.cosine && loss.cosine(c)) ||
            miner_spec(c.miner.name).negative == NegativeChoice::distance_weighted));
 }

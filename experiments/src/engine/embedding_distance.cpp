@@ -5,13 +5,6 @@
 
 namespace dmlbench::experiments {
 
-Distance distance_named(const std::string& name) {
-  if (name == "squared") return Distance::squared_euclidean;
-  if (name == "euclidean") return Distance::euclidean;
-  if (name == "cosine") return Distance::cosine;
-  throw std::invalid_argument("a distance is squared, euclidean or cosine, not \"" + name + "\"");
-}
-
 torch::Tensor paired_distance(const torch::Tensor& a, const torch::Tensor& b, Distance d) {
   switch (d) {
     case Distance::squared_euclidean: return (a - b).pow(2).sum(1);

@@ -60,8 +60,8 @@ json training_metrics(const RunConfig& c, TrainingSetup& s, const TrainingProgre
   if (!p.active_by_epoch.empty())
     m["active_triplets"] = {{"first_epoch", p.active_by_epoch.begin().value()},
                             {"last_epoch", (--p.active_by_epoch.end()).value()}, {"by_epoch", p.active_by_epoch}};
-  if (const auto* state = capability<EpochState>(*s.loss); state && !state->metrics().is_null())
-    m[c.loss.name] = state->metrics();
+  if (const auto* state = capability<EpochState>(*s.loss))
+    if (json own = state->metrics(); !own.is_null()) m[c.loss.name] = std::move(own);
   if (c.eval.movement) {
     m["movement"] = movement_summary(p.movement_rows);
     m["movement"]["tolerance"] = c.eval.movement_tolerance;

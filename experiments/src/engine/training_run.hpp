@@ -35,6 +35,7 @@ struct TrainingSetup {
   torch::Device device = torch::kCPU;
   std::unique_ptr<EmbeddingModel> model;
   std::unique_ptr<TrainingLoss> loss;
+  PerTripletTerms* per_triplet = nullptr;  // the loss's per-triplet terms (loss.trim), found once at setup
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   std::vector<double> base_lr;  // per parameter group, before the schedule's decay
   MinerConfig miner;

@@ -94,9 +94,10 @@ std::vector<torch::optim::OptimizerParamGroup> parameter_groups(const RunConfig&
     groups.emplace_back(s.model->parameters());
     s.base_lr.push_back(c.optimizer.lr);
   }
-  if (auto* loss = capability<OwnParameters>(*s.loss); loss && !loss->parameters().empty()) {
-    groups.emplace_back(loss->parameters());
-    s.base_lr.push_back(loss->learning_rate() > 0 ? loss->learning_rate() : c.optimizer.lr);
+  auto* own = capability<OwnParameters>(*s.loss);
+  if (auto params = own ? own->parameters() : std::vector<torch::Tensor>{}; !params.empty()) {
+    groups.emplace_back(std::move(params));
+    s.base_lr.push_back(own->learning_rate() > 0 ? own->learning_rate() : c.optimizer.lr);
   }
   return groups;
 }
@@ -154,6 +155,7 @@ void set_up_training(const RunConfig& c, TrainingSetup& s) {
   index_classes(s);
   make_model(c, s);
   s.loss = make_training_loss({c, std::int64_t(s.items_by_class.size()), s.device});
+  s.per_triplet = capability<PerTripletTerms>(*s.loss);  // once, not at every step
   make_optimizer(c, s);
   set_up_mining_and_checks(c, s);
 }

@@ -39,7 +39,7 @@ json movement_row(const RunConfig& c, TrainingSetup& s, const torch::Tensor& x, 
 // The loss of the batch: the trimmed reducer over the loss's per-triplet terms, or the loss itself.
 LossValue loss_of(const RunConfig& c, TrainingSetup& s, const LossBatch& b) {
   if (c.loss.trim > 0 && b.triplets && b.triplets->anchors.size(0) > 0) {  // [LCC] Sec 5.2.5: the lowest-loss ones
-    auto* per_triplet = capability<PerTripletTerms>(*s.loss);
+    auto* per_triplet = s.per_triplet;
     if (!per_triplet) throw std::logic_error("loss.trim: " + c.loss.name + " has no per-triplet terms (its spec is not trimmable)");
     const auto terms = per_triplet->terms(b);
     return {trimmed_mean(terms, c.loss.trim), per_triplet->active_of_terms(terms)};

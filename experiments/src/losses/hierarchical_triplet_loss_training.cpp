@@ -22,7 +22,7 @@ namespace dmlbench::experiments {
 namespace {
 
 void check_htl(const RunConfig& c) {
-  if (c.loss.distance == "cosine")
+  if (c.loss.distance_kind == Distance::cosine)
     throw config_error("loss.name = htl compares Euclidean distances: loss.distance = euclidean (as [HTL] prints it) or "
                        "squared (the units of its margin), not cosine");
   if (sampler_spec(c.batch.sampler).needs_class_tree && c.loss.setting("htl_update_epochs").get<int>() == 0)
@@ -73,7 +73,7 @@ struct HtlSettings {
   double beta;
   nlohmann::ordered_json tree_fields;
   explicit HtlSettings(const RunConfig::Loss& l)
-      : squared(distance_named(l.distance) == Distance::squared_euclidean),
+      : squared(l.distance_kind == Distance::squared_euclidean),
         update_epochs(l.setting("htl_update_epochs").get<int>()),
         levels(l.setting("htl_levels").get<int>()),
         linkage(theory::linkage_from_name(l.setting("htl_linkage").get<std::string>())),

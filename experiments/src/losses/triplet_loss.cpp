@@ -33,14 +33,14 @@ LossSpec triplet_spec() {
   s.uses_miner = true;
   s.trimmable = true;
   s.movement_model = "vanilla";
-  s.cosine = [](const RunConfig& c) { return c.loss.distance == "cosine"; };
+  s.cosine = [](const RunConfig& c) { return c.loss.distance_kind == Distance::cosine; };
   return s;
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
 class TripletLoss final : public TrainingLoss, public PerTripletTerms {
  public:
-  explicit TripletLoss(const LossSetup& s) : margin_(s.config.loss.margin), distance_(distance_named(s.config.loss.distance)) {}
+  explicit TripletLoss(const LossSetup& s) : margin_(s.config.loss.margin), distance_(s.config.loss.distance_kind) {}
   LossValue forward(const LossBatch& b) override {
     const auto t = terms(b);
     return {mean_of_terms(t), active_of_terms(t)};

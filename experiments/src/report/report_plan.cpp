@@ -107,7 +107,8 @@ void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfi
                         const std::vector<Reproduction>& family, const std::string& multiplicity) {
   if (prof.cap() <= prof.seeds) return;
   const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
-  const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m)};
+  // seeds by arm (issue 49 item 5): a look gives the next seed only to the arms of the claims still waiting
+  const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m), claim_arms(r)};
   const std::size_t least = first_decidable_seeds(spending.level());
   if (least == 0 || std::size_t(prof.cap()) < least) {
     std::ostringstream o;

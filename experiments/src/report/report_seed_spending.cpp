@@ -69,15 +69,61 @@ SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size
   return look;
 }
 
+std::map<std::string, std::vector<std::string>> claim_arms(const Reproduction& r) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const auto& m : r.metrics) {
+    if (m.claim.empty()) continue;
+    auto& arms = out[m.claim];
+    arms.push_back(m.treatment_arm.empty() ? r.treatment : m.treatment_arm);
+    if (!m.bound) arms.push_back(m.baseline_arm.empty() ? r.baseline : m.baseline_arm);
+    std::sort(arms.begin(), arms.end());
+    arms.erase(std::unique(arms.begin(), arms.end()), arms.end());
+  }
+  return out;
+}
+
+std::vector<std::string> SeedPlan::arguments() const {
+  std::vector<std::string> a = {"--seeds", std::to_string(seeds)};
+  for (const auto& [arm, n] : arms) a.insert(a.end(), {"--arm-seeds", arm + "=" + std::to_string(n)});
+  return a;
+}
+
+std::optional<SeedPlan> next_seed_plan(const SeedSpending& sp, const SeedPlan& now, const SeedLook& look) {
+  if (!look.more()) return std::nullopt;
+  if (sp.claim_arms.empty()) {  // every arm one more seed
+    if (now.seeds >= sp.cap) return std::nullopt;
+    return SeedPlan{now.seeds + 1, {}};
+  }
+  SeedPlan next = now;
+  bool raised = false;
+  for (const auto& c : look.waiting) {
+    const auto it = sp.claim_arms.find(c);
+    if (it == sp.claim_arms.end() || it->second.empty())
+      throw std::runtime_error("claim " + c + " names no arm of its stage (seeds by arm)");
+    int n = sp.cap;
+    for (const auto& a : it->second) n = std::min(n, next.of(a));
+    if (n >= sp.cap) continue;  // at the cap: it stays undecided
+    for (const auto& a : it->second)
+      if (next.of(a) < n + 1) {
+        next.arms[a] = n + 1;
+        raised = true;
+      }
+  }
+  if (!raised) return std::nullopt;
+  return next;
+}
+
 std::vector<SeedLook> spend_seeds(const SeedSpending& sp, const std::function<json()>& read_summary,
-                                  const std::function<void(int)>& run_with_seeds,
+                                  const std::function<void(const SeedPlan&)>& run_with_seeds,
                                   const std::function<void(const SeedLook&)>& on_look) {
   std::vector<SeedLook> looks;
-  for (int n = sp.first;; ++n) {
+  for (SeedPlan plan{sp.first, {}};;) {
     looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.cap)));
     if (on_look) on_look(looks.back());
-    if (!looks.back().more() || n >= sp.cap) return looks;
-    run_with_seeds(n + 1);
+    const auto next = next_seed_plan(sp, plan, looks.back());
+    if (!next) return looks;
+    plan = *next;
+    run_with_seeds(plan);
   }
 }
 

@@ -1,6 +1,9 @@
-// Strings stop at the parser (issue 51 item 5): the tables of model.name, optimizer.name and eval.metric, each read by
-// the schema's choices and by the parser that fills the config's typed fields; an unknown name refused with the choices.
+// Strings stop at the parser (issue 51 item 5): the tables of model.name, optimizer.name, eval.metric, loss.distance and
+// miner.similarity, each read by the schema's choices and by the parser that fills the config's typed fields; an
+// unknown name refused with the choices.
 #include "dmlbench/experiments/dataset_kind.hpp"
+#include "dmlbench/experiments/distance_kind.hpp"
+#include "dmlbench/experiments/miner_similarity.hpp"
 #include "dmlbench/experiments/model_arch.hpp"
 #include "dmlbench/experiments/optimizer_kind.hpp"
 #include "dmlbench/experiments/run_config.hpp"
@@ -34,6 +37,10 @@ TEST_CASE("named choices: each name of a table round-trips, and one outside it i
   round_trips(model_archs());
   round_trips(optimizer_kinds());
   round_trips(similarities());
+  round_trips(distances());
+  round_trips(miner_similarities());
+  CHECK(distances().names() == std::vector<std::string>{"squared", "euclidean", "cosine"});
+  CHECK(miner_similarities().names() == std::vector<std::string>{"auto", "cosine", "neg-squared-distance"});
   CHECK(model_archs().names() == std::vector<std::string>{"lcc-mnist", "small-conv", "resnet18", "resnet50"});
   CHECK_THROWS_WITH(model_archs().named("resnet34"),
                     Contains("unknown model 'resnet34' (lcc-mnist, small-conv, resnet18, resnet50)") &&
@@ -60,6 +67,13 @@ TEST_CASE("named choices: the config's typed fields are the tables' values of it
   CHECK(run_config_key("model.name", "test").choices == model_archs().names());
   CHECK(run_config_key("optimizer.name", "test").choices == optimizer_kinds().names());
   CHECK(run_config_key("eval.metric", "test").choices == similarities().names());
+  CHECK(run_config_key("loss.distance", "test").choices == distances().names());
+  CHECK(run_config_key("miner.similarity", "test").choices == miner_similarities().names());
+  CHECK(d.loss.distance_kind == Distance::squared_euclidean);
+  CHECK(d.miner.ranking == MinerSimilarity::automatic);
+  const auto e = parsed({"loss.distance=euclidean", "miner.similarity=neg-squared-distance"});
+  CHECK(e.loss.distance_kind == Distance::euclidean);
+  CHECK(e.miner.ranking == MinerSimilarity::neg_squared_distance);
   // the control: a name outside the table never reaches a typed field
   CHECK_THROWS_WITH(parsed({"optimizer.name=adamw"}), Contains("adamw"));
 }

@@ -584,3 +584,22 @@ TEST_CASE("a metric's own where replaces its file's in the summary and the claim
   CHECK_THROWS_WITH(read_reproduction(path, kRepo), Catch::Contains("metric a: \"where\" must name"));
   fs::remove_all(dir);
 }
+
+// Issue 49 item 5, seeds by arm: each arm's seeds as `reproduce --arm-seeds` runs them; an arm another starts from runs
+// at least as many (its weights start the same seed), and a bad name or count is one error.
+TEST_CASE("seeds by arm: each arm's own seeds, the arm it starts from raised to them, bad names refused",
+          "[experiments][reproduction]") {
+  const std::vector<ReproductionArm> arms = {{"pre", "", {}, ""}, {"later", "", {}, "pre"}, {"other", "", {}, ""}};
+  const std::vector<std::uint64_t> five = {1, 2, 3, 4, 5};
+  const auto same = seeds_of_arms(arms, five, {});
+  for (const auto& a : arms) CHECK(same.at(a.name) == five);
+  const auto by_arm = seeds_of_arms(arms, five, {{"later", 7}});
+  CHECK(by_arm.at("later") == std::vector<std::uint64_t>{1, 2, 3, 4, 5, 6, 7});
+  CHECK(by_arm.at("pre").size() == 7);  // raised: later's seeds 6 and 7 start from pre's
+  CHECK(by_arm.at("other") == five);
+  const auto fewer = seeds_of_arms(arms, five, {{"other", 3}});
+  CHECK(fewer.at("other") == std::vector<std::uint64_t>{1, 2, 3});
+  CHECK(fewer.at("pre") == five);
+  CHECK_THROWS_WITH(seeds_of_arms(arms, five, {{"nosuch", 3}}), Catch::Contains("nosuch, which is no arm"));
+  CHECK_THROWS_WITH(seeds_of_arms(arms, five, {{"later", 0}}), Catch::Contains("at least 1 seed"));
+}

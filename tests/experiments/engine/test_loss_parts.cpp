@@ -81,10 +81,10 @@ TEST_CASE("loss parts: each distance form against hand values, and a distance na
   CHECK_THAT(us[0].item<double>(), Catch::Matchers::WithinRel(std::sqrt(2.0), 1e-15));
   CHECK(us[1].item<double>() == 0.0);
   CHECK(us[2].item<double>() == 2.0);
-  CHECK(distance_named("squared") == Distance::squared_euclidean);
-  CHECK(distance_named("euclidean") == Distance::euclidean);
-  CHECK(distance_named("cosine") == Distance::cosine);
-  CHECK_THROWS_WITH(distance_named("manhattan"), Catch::Contains("\"manhattan\""));
+  CHECK(distances().named("squared") == Distance::squared_euclidean);
+  CHECK(distances().named("euclidean") == Distance::euclidean);
+  CHECK(distances().named("cosine") == Distance::cosine);
+  CHECK_THROWS_WITH(distances().named("manhattan"), Catch::Contains("manhattan"));
 }
 
 TEST_CASE("loss parts: the reducers (mean, trimmed mean, Wang et al. eq 15's average over anchors) against hand values",

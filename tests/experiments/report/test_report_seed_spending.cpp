@@ -12,9 +12,11 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -161,13 +163,14 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
     return [&, m] { return summary_of({claim_row("c-done", 8, 1, std::size_t(seeds)), claim_row("c-grows", m, 2, std::size_t(seeds))}); };
   };
   std::vector<int> asked;
-  const auto run_with = [&](int n) {
-    asked.push_back(n);
-    seeds = n;
+  const auto run_with = [&](const ex::SeedPlan& p) {
+    REQUIRE(p.arms.empty());  // no claim arms: the stage-wide rule
+    asked.push_back(p.seeds);
+    seeds = p.seeds;
   };
   // c-grows: mean 1.2 with sd ~0.5: undecided at 5 seeds at 0.05, decided within a few more
   REQUIRE(ex::look_at_stage(summary(1.2)(), ex::ClaimFamily{1, 0}, 20).more());
-  const auto looks = ex::spend_seeds(ex::SeedSpending{5, 20, 1, 0.05}, summary(1.2), run_with);
+  const auto looks = ex::spend_seeds(ex::SeedSpending{5, 20, 1, 0.05, 0, {}}, summary(1.2), run_with);
   REQUIRE(!asked.empty());
   CHECK(asked.front() == 6);
   for (std::size_t k = 1; k < asked.size(); ++k) CHECK(asked[k] == asked[k - 1] + 1);  // one seed at a time
@@ -179,7 +182,7 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
   asked.clear();
   seeds = 5;
   const auto waits = [&] { return summary_of({claim_row("c-done", 8, 1, std::size_t(seeds)), claim_row("c-one", 1, 1, 1)}); };
-  const auto capped = ex::spend_seeds(ex::SeedSpending{5, 7, 1, 0.05}, waits, run_with);
+  const auto capped = ex::spend_seeds(ex::SeedSpending{5, 7, 1, 0.05, 0, {}}, waits, run_with);
   CHECK(asked == std::vector<int>{6, 7});
   CHECK(capped.size() == 3);
   CHECK(capped.back().more());  // still waiting, at the cap
@@ -187,6 +190,82 @@ TEST_CASE("seed spending: one seed at a time until no claim waits, or the cap", 
   // decided at the first look: no seed added
   asked.clear();
   seeds = 8;
-  ex::spend_seeds(ex::SeedSpending{8, 20, 1, 0.05}, summary(8), run_with);
+  ex::spend_seeds(ex::SeedSpending{8, 20, 1, 0.05, 0, {}}, summary(8), run_with);
   CHECK(asked.empty());
+}
+
+// Issue 49 item 5, seeds by arm: a claim's arms come from its reproduction (its own sides, else the comparison; a
+// bound has no baseline arm), and a look raises only the waiting claims' arms to one above the claim's seeds.
+TEST_CASE("seed spending by arm: each waiting claim's arms get the next seed, a decided claim's arms none",
+          "[report][seeds]") {
+  ex::Reproduction r;
+  r.baseline = "base";
+  r.treatment = "eps";
+  r.arms = {{"base", "", {}, ""}, {"eps", "", {}, ""}, {"n8", "", {}, ""}, {"n16", "", {}, ""}};
+  ex::ReproductionMetric a, b, c, d;
+  a.claim = "c-main";  // the comparison: eps - base
+  b.claim = "c-own";   // its own sides: n16 - n8
+  b.treatment_arm = "n16";
+  b.baseline_arm = "n8";
+  c.claim = "c-bound";  // n8 against a number
+  c.treatment_arm = "n8";
+  c.bound = 0.5;
+  d.label = "a description";  // no claim: no arms
+  r.metrics = {a, b, c, d};
+  const auto arms = ex::claim_arms(r);
+  CHECK(arms.size() == 3);
+  CHECK(arms.at("c-main") == std::vector<std::string>{"base", "eps"});
+  CHECK(arms.at("c-own") == std::vector<std::string>{"n16", "n8"});
+  CHECK(arms.at("c-bound") == std::vector<std::string>{"n8"});
+
+  ex::SeedSpending sp{5, 7, 1, 0.05, 0, arms};
+  ex::SeedLook look;
+  look.waiting = {"c-bound"};
+  auto next = ex::next_seed_plan(sp, {5, {}}, look);
+  REQUIRE(next);
+  CHECK(next->arms == std::map<std::string, int>{{"n8", 6}});  // only the bound claim's arm
+  CHECK(next->arguments() == std::vector<std::string>{"--seeds", "5", "--arm-seeds", "n8=6"});
+  // c-own's arms stand at 6 (n8) and 5 (n16): its seeds are 5, so n16 is raised to 6 and n8 stays
+  look.waiting = {"c-own"};
+  next = ex::next_seed_plan(sp, *next, look);
+  REQUIRE(next);
+  CHECK(next->arms == std::map<std::string, int>{{"n8", 6}, {"n16", 6}});
+  CHECK(next->of("base") == 5);  // c-main decided: its arms keep their 5
+  // at the cap a waiting claim gets nothing more, and the look stops
+  next = ex::next_seed_plan(sp, {5, {{"n8", 7}, {"n16", 7}}}, look);
+  CHECK_FALSE(next);
+  // the control, the stage-wide rule (no claim arms): every arm one more seed
+  ex::SeedSpending whole{5, 7, 1, 0.05, 0, {}};
+  const auto all = ex::next_seed_plan(whole, {5, {}}, look);
+  REQUIRE(all);
+  CHECK(all->seeds == 6);
+  CHECK(all->arms.empty());
+  CHECK_FALSE(ex::next_seed_plan(whole, {7, {}}, look));
+  // a waiting claim the spending does not know is an error, not a silent stop
+  look.waiting = {"c-unknown"};
+  CHECK_THROWS_WITH(ex::next_seed_plan(sp, {5, {}}, look), Catch::Contains("claim c-unknown names no arm"));
+}
+
+// The loop by arm: a claim decided at the first look keeps its arms' seeds while the undecided one's arms grow.
+TEST_CASE("seed spending by arm: the loop trains only the undecided claim's arms", "[report][seeds]") {
+  std::map<std::string, int> n = {{"a", 5}, {"b", 5}, {"c", 5}, {"d", 5}};
+  const ex::SeedSpending sp{5, 20, 1, 0.05, 0, {{"c-done", {"a", "b"}}, {"c-grows", {"c", "d"}}}};
+  const auto read = [&] {
+    return summary_of({claim_row("c-done", 8, 1, std::size_t(std::min(n["a"], n["b"]))),
+                       claim_row("c-grows", 1.2, 2, std::size_t(std::min(n["c"], n["d"])))});
+  };
+  std::vector<ex::SeedPlan> plans;
+  const auto run = [&](const ex::SeedPlan& p) {
+    plans.push_back(p);
+    for (auto& [arm, k] : n) k = p.of(arm);
+  };
+  const auto looks = ex::spend_seeds(sp, read, run);
+  REQUIRE_FALSE(plans.empty());
+  CHECK(n["a"] == 5);  // decided at the first look: no seed more
+  CHECK(n["b"] == 5);
+  CHECK(n["c"] == n["d"]);
+  CHECK(n["c"] == 5 + int(plans.size()));  // one seed a look
+  CHECK(looks.size() == plans.size() + 1);
+  CHECK_FALSE(looks.back().more());
+  CHECK(looks.back().decided == 2);
 }

@@ -1,18 +1,15 @@
 // The distances between embeddings that the losses, the batch miner and the training evaluation compare by (issue 51
 // item 3): squared Euclidean ([LCC] Sec 3, [XHN] eq 28), Euclidean ([HTL] eq 3) and cosine 1 - S ([XHN] eq 1's S), one
-// place for each form, so that no loss or miner derives its own. Named once at the config's parser (distance_named).
+// place for each form, so that no loss or miner derives its own. Named once at the config's parser (distance_kind.hpp).
 #pragma once
+
+#include "dmlbench/experiments/distance_kind.hpp"
 
 #include <torch/torch.h>
 
 #include <string>
 
 namespace dmlbench::experiments {
-
-enum class Distance { squared_euclidean, euclidean, cosine };
-
-// "squared" | "euclidean" | "cosine", the values of loss.distance; std::invalid_argument for any other.
-Distance distance_named(const std::string& name);
 
 // Row i of a against row i of b (n x d each): a length-n vector. Euclidean adds 1e-12 inside the root (the gradient
 // of |x| at x = 0 is undefined); cosine is 1 - <a_i, b_i> (rows on the unit sphere).

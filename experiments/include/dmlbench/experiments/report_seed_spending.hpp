@@ -12,6 +12,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,26 +49,44 @@ SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily&
 constexpr double kPlannedSelectedShare = 0.6;
 
 // A stage's seed spending (report_plan.hpp's Stage::spending): its first look's seeds, its cap, the planned family's
-// size, alpha, and for e-BH the number of claims its looks plan to select (0: Bonferroni).
+// size, alpha, and for e-BH the number of claims its looks plan to select (0: Bonferroni). With claim_arms (issue 49
+// item 5, seeds by arm), a look gives the next seed only to the arms of the claims still waiting; without, to every arm.
 struct SeedSpending {
   int first = 0, cap = 0;
   std::size_t family = 1;
   double alpha = 0.05;
   std::size_t planned_selected = 0;
+  std::map<std::string, std::vector<std::string>> claim_arms;  // claim -> the arms its per-seed values come from
   ClaimFamily looked_in() const { return {family, planned_selected}; }
   // the looks' level: alpha / m (Bonferroni), or alpha R / m with e-BH's planned R
   double level() const { return looked_in().level(alpha); }
 };
 
+// The arms each claim of the reproduction reads: its treatment arm, and its baseline arm unless it is tested against a
+// bound (the metric's own "compare" sides, else the reproduction's comparison).
+std::map<std::string, std::vector<std::string>> claim_arms(const Reproduction& r);
+
+// The seeds of a stage's next run: `seeds` for every arm but those in `arms` (reproduce --seeds, --arm-seeds).
+struct SeedPlan {
+  int seeds = 0;
+  std::map<std::string, int> arms;
+  std::vector<std::string> arguments() const;  // {"--seeds", "5", "--arm-seeds", "a=6", ...}
+  int of(const std::string& arm) const { return arms.count(arm) ? arms.at(arm) : seeds; }
+};
+
+// After a look: the next run's seeds, or nothing when no waiting claim can have one more (all at the cap). Without
+// claim_arms every arm gets one more seed; with them, each waiting claim's arms are raised to one above the claim's
+// present seeds (the fewest of its arms'), so that a claim decided early takes no more seeds.
+std::optional<SeedPlan> next_seed_plan(const SeedSpending& spending, const SeedPlan& now, const SeedLook& look);
+
 // e-BH's planned R of a family of m: round(kPlannedSelectedShare m), at least 1; 0 (Bonferroni) for "holm".
 std::size_t planned_selected(const std::string& multiplicity, std::size_t family);
 
-// The loop: look at the stage's summary (read_summary), and while a claim waits and the seeds are below the cap, run
-// the stage again with one more seed (run_with_seeds(n + 1)) and look again. on_look sees every look. Returns the
-// looks in order.
+// The loop: look at the stage's summary (read_summary), and while next_seed_plan gives more seeds, run the stage
+// again with them (run_with_seeds) and look again. on_look sees every look. Returns the looks in order.
 std::vector<SeedLook> spend_seeds(const SeedSpending& spending,
                                   const std::function<nlohmann::ordered_json()>& read_summary,
-                                  const std::function<void(int)>& run_with_seeds,
+                                  const std::function<void(const SeedPlan&)>& run_with_seeds,
                                   const std::function<void(const SeedLook&)>& on_look = {});
 
 // "3 of 11 claims undecided at level 0.00067 after 8 seeds: c-a, c-b, c-c" (the report's log line).

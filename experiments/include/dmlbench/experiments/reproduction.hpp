@@ -160,13 +160,21 @@ struct ReproductionRun {
   long depends = -1;
 };
 // Every (variant, arm, seed) in that order, each config resolved before anything runs (a bad key: config_error).
-// Overrides apply in the order reproduction, profile, variant, arm, `set`, then seed=k.
+// Overrides apply in the order reproduction, profile, variant, arm, `set`, then seed=k. `arm_seeds` (issue 49 item 5,
+// seeds by arm): the arms named run seeds 1..n of their own count, the others `seeds` (then 1..N); an arm that another
+// starts from (init_from) runs at least as many seeds as that arm. Throws config_error for a name that is no arm or a
+// count below 1.
 std::vector<ReproductionRun> plan_reproduction_runs(const Reproduction& r, const ReproductionProfile& profile,
                                                     const std::vector<ReproductionVariant>& variants,
                                                     const std::vector<ReproductionArm>& arms,
                                                     const std::vector<std::uint64_t>& seeds,
                                                     const std::vector<std::string>& set, const std::string& out,
-                                                    const std::string& repo_root);
+                                                    const std::string& repo_root,
+                                                    const std::map<std::string, int>& arm_seeds = {});
+// Each arm's seeds under `arm_seeds` as plan_reproduction_runs runs them (`seeds` for every arm when it is empty).
+std::map<std::string, std::vector<std::uint64_t>> seeds_of_arms(const std::vector<ReproductionArm>& arms,
+                                                                const std::vector<std::uint64_t>& seeds,
+                                                                const std::map<std::string, int>& arm_seeds);
 
 // summary.json of `reproduce` (and `sweep collect`): the config that made it, then one summarize_variant per variant.
 // runs[variant][arm] = the finished runs' metrics.json, in seed order.

@@ -4,6 +4,8 @@
 
 #include "dmlbench/experiments/config_key.hpp"
 #include "dmlbench/experiments/dataset_kind.hpp"
+#include "dmlbench/experiments/distance_kind.hpp"
+#include "dmlbench/experiments/miner_similarity.hpp"
 #include "dmlbench/experiments/model_arch.hpp"
 #include "dmlbench/experiments/nearest_name.hpp"  // used with every config error
 #include "dmlbench/experiments/optimizer_kind.hpp"
@@ -50,6 +52,7 @@ struct RunConfig {
   } model;
   struct Loss {
     std::string name, distance;  // the shared keys every loss may read
+    Distance distance_kind = Distance::squared_euclidean;  // loss.distance, parsed
     double margin = 0.2;
     double trim = 0;  // the trimmed reducer ([LCC] Sec 5.2.5): fraction of triplets left out
     nlohmann::ordered_json settings;  // every registered loss's own keys, by their name after "loss."
@@ -58,6 +61,7 @@ struct RunConfig {
   } loss;
   struct Miner {
     std::string name, similarity;
+    MinerSimilarity ranking = MinerSimilarity::automatic;  // miner.similarity, parsed
     bool one_triplet_per_feature = false;  // [XHN] Sec 6.1
   } miner;
   struct Batch {
