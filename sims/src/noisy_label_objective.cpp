@@ -3,7 +3,7 @@
 #include "dmlbench/theory/memory_budget.hpp"
 
 #include "dmlbench/sims/easy_positive_objective.hpp"
-#include "dmlbench/sims/sorted_triplet_expectation.hpp"
+#include "sorted_triplet_expectation.hpp"
 
 #include <Eigen/SVD>
 

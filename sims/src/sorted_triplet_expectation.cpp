@@ -1,4 +1,4 @@
-#include "dmlbench/sims/sorted_triplet_expectation.hpp"
+#include "sorted_triplet_expectation.hpp"
 
 #include <algorithm>
 #include <numeric>
