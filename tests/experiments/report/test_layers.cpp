@@ -105,6 +105,39 @@ std::string joined(const std::vector<std::string>& v) {
   return o;
 }
 
+
+// The public headers (LIB/include/dmlbench/LIB/*.hpp for theory, sims and experiments under `root`) that no file
+// under the `users` folders includes, directly or through other public headers, as "LIB/NAME" (issue 51 item 6: the
+// public folder holds what apps/ and the tests use; a header only the library's sources include sits beside them).
+std::vector<std::string> unused_public_headers(const fs::path& root, const std::vector<std::string>& users) {
+  const std::regex pub(R"re(#include "dmlbench/((?:theory|sims|experiments)/[^"]+)")re");
+  const auto header = [&](const std::string& key) {
+    const std::string lib = key.substr(0, key.find('/'));
+    return root / lib / "include/dmlbench" / key;
+  };
+  std::set<std::string> reached;
+  std::vector<std::string> todo;
+  for (const auto& u : users)
+    if (fs::exists(root / u))
+      for (const auto& f : fs::recursive_directory_iterator(root / u))
+        if (f.is_regular_file())
+          for (const auto& key : includes_of(slurp(f.path()), pub)) todo.push_back(key);
+  while (!todo.empty()) {
+    const std::string key = todo.back();
+    todo.pop_back();
+    if (!reached.insert(key).second || !fs::exists(header(key))) continue;
+    for (const auto& next : includes_of(slurp(header(key)), pub)) todo.push_back(next);
+  }
+  std::vector<std::string> out;
+  for (const std::string lib : {"theory", "sims", "experiments"}) {
+    const fs::path dir = root / lib / "include/dmlbench" / lib;
+    if (!fs::exists(dir)) continue;
+    for (const auto& f : fs::directory_iterator(dir))
+      if (const std::string key = lib + "/" + f.path().filename().string(); !reached.count(key)) out.push_back(key);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 }  // namespace
 
 TEST_CASE("layers: no include climbs the README's order of experiments/src, and theory and sims stay below",
@@ -153,4 +186,31 @@ TEST_CASE("layers: the check finds an include that climbs, directly or through a
   const auto r = readme_ranks("x\n<!-- layers of experiments/src, highest first -->\n```\ntop\nmid a\nlow\n```\n");
   CHECK(r == std::map<std::string, int>{{"top", 2}, {"mid", 1}, {"a", 1}, {"low", 0}});
   CHECK_THROWS_WITH(readme_ranks("no block"), Catch::Contains("no block \"layers of experiments/src\""));
+}
+
+TEST_CASE("layers: every public header is used by apps/, the tests or bench/, directly or through another",
+          "[report][layers]") {
+  const auto unused = unused_public_headers(kSource, {"apps", "tests", "bench"});
+  INFO("public headers only the libraries' own sources include (move them beside those sources):" << joined(unused));
+  CHECK(unused.empty());
+}
+
+// The negative control: a header reached only through another public header counts as used; one that only a
+// library source includes does not.
+TEST_CASE("layers: the public-header check names a header only the library's sources include", "[report][layers]") {
+  const fs::path root = fs::temp_directory_path() / "dmlbench-test-public-headers";
+  fs::remove_all(root);
+  const fs::path inc = root / "sims/include/dmlbench/sims";
+  fs::create_directories(inc);
+  fs::create_directories(root / "sims/src");
+  fs::create_directories(root / "apps");
+  std::ofstream(inc / "used.hpp") << "#include \"dmlbench/sims/through.hpp\"\n";
+  std::ofstream(inc / "through.hpp") << "// reached through used.hpp\n";
+  std::ofstream(inc / "internal.hpp") << "// only src/ includes it\n";
+  std::ofstream(root / "sims/src/a.cpp") << "#include \"dmlbench/sims/internal.hpp\"\n";
+  std::ofstream(root / "apps/main.cpp") << "#include \"dmlbench/sims/used.hpp\"\n";
+  CHECK(unused_public_headers(root, {"apps", "tests"}) == std::vector<std::string>{"sims/internal.hpp"});
+  std::ofstream(root / "apps/more.cpp") << "#include \"dmlbench/sims/internal.hpp\"\n";
+  CHECK(unused_public_headers(root, {"apps", "tests"}).empty());
+  fs::remove_all(root);
 }
