@@ -9,7 +9,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -35,12 +37,19 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-// The claim's row (variants[0].rows) in the store's summaries; null when no stage holds it.
+// The claim's deciding row: variants[0].rows of a default stage whose reproduction reports claims (as the report
+// gathers them; a probe, "claims": false, and a tuned stage, "-tuned", hold the same claim ids under other settings).
+// Null when no such stage holds it.
 json claim_row(const fs::path& store, const std::string& id) {
+  const std::string tuned = "-tuned";
   for (const auto& stage : fs::directory_iterator(store)) {
+    const std::string name = stage.path().filename().string();
     const fs::path summary = stage.path() / "summary.json";
-    if (!fs::exists(summary)) continue;
+    if (!fs::exists(summary) ||
+        (name.size() > tuned.size() && name.compare(name.size() - tuned.size(), tuned.size(), tuned) == 0))
+      continue;
     const json j = json::parse(slurp(summary));
+    if (!j.at("config").at("reproduction").value("claims", true)) continue;
     for (const auto& r : j.at("variants").at(0).value("rows", json::array()))
       if (r.value("claim", "") == id) return r;
   }
@@ -96,12 +105,12 @@ std::vector<std::string> row_mismatches(const std::string& line, const fs::path&
     bad.push_back(id + ": the outcome is " + ex::training_outcome_name(dec.outcome));
   const std::string note = m[9];
   if (note.rfind("Welch's one look: p ", 0) == 0) {  // two significant digits of the one-look Welch p
-    std::vector<std::vector<double>> arms;
-    for (const auto& [name, a] : r.at("arms").items()) {
-      const auto s = a.at("seeds").get<std::vector<double>>();
-      arms.emplace_back(s.begin(), s.begin() + kSeeds);
+    std::vector<std::vector<double>> arms;  // the row's two compared arms (a stage may train more)
+    for (const char* side : {"treatment", "baseline"}) {
+      const auto v = r.at(side).at("seeds").get<std::vector<double>>();
+      arms.emplace_back(v.begin(), v.begin() + std::ptrdiff_t(std::min(v.size(), kSeeds)));
     }
-    const double p = arms.size() == 2 ? ex::welch_test(arms[0], arms[1]).p : NAN;
+    const double p = ex::welch_test(arms[0], arms[1]).p;
     const std::string shown = numbers_in(note.substr(20)).at(0);  // 2 significant digits: 0.013
     if (!prints_as(p, shown)) bad.push_back(id + ": Welch's one-look p is " + std::to_string(p));
   }
