@@ -261,7 +261,8 @@ void assemble(const Run& run, const std::string& out_new) {
     std::cerr << "[report] warning: " << unscoped.size() << " claim rows have no scope entry (shown as unstated): "
               << list << "\n";
   }
-  ex::check_report_provenance(cfg, ex::tree_revision(cfg.source_dir));  // the tree may have changed while it ran
+  // the tree may have changed while it ran
+  ex::check_report_provenance(cfg, ex::tree_revision(cfg.source_dir, ex::stage_store_dir(cfg)));
   auto copied = repros;  // the reproductions' summaries, and the tuned variants' beside them
   for (const auto& t : tuned.studies) copied.push_back(t.tuned);
   ex::copy_report_files(cfg, run.manifest, copied, out_new);
@@ -280,7 +281,7 @@ void assemble(const Run& run, const std::string& out_new) {
 
 int run_report(const ReportConfig& cfg) {
   Run run{cfg, fs::path(cfg.notebooks).parent_path().string(), cfg.notebooks + "/figures.json",
-          ex::tree_revision(cfg.source_dir), {}, {}, {}, {}, Clock::now()};
+          ex::tree_revision(cfg.source_dir, ex::stage_store_dir(cfg)), {}, {}, {}, {}, Clock::now()};
   ex::check_report_provenance(cfg, run.revision);  // before any stage runs
   run.manifest = checked_manifest(cfg, run.manifest_path);
   run.stages = ex::plan_report_stages(cfg);

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include <set>
+#include <string>
+#include <vector>
 #include <stdexcept>
 
 namespace dmlbench::experiments {
@@ -24,6 +26,25 @@ static FigureSpec read_figure(const json& f, const std::string& path) {
   return fig;
 }
 
+// True for a glob of one stage's run files, STAGE/ARM/seedN/FILE...: a stage named without wildcards, a seed folder
+// ("seed" then digits, or a wildcard), at least one part below it, and no empty, "." or ".." part, so that the glob
+// can reach neither another stage's folder nor outside the work folder.
+static bool is_run_files_glob(const std::string& g) {
+  std::vector<std::string> parts;
+  for (std::size_t a = 0;;) {
+    const std::size_t b = g.find('/', a);
+    parts.push_back(g.substr(a, b == std::string::npos ? std::string::npos : b - a));
+    if (b == std::string::npos) break;
+    a = b + 1;
+  }
+  for (const auto& p : parts)
+    if (p.empty() || p == "." || p == "..") return false;
+  const auto seed = parts.size() >= 4 ? parts[2] : std::string();
+  const bool seed_folder = seed.rfind("seed", 0) == 0 && seed.size() > 4 &&
+                           seed.find_first_not_of("0123456789*?", 4) == std::string::npos;
+  return seed_folder && parts[0].find_first_of("*?[") == std::string::npos;
+}
+
 std::vector<NotebookSpec> read_manifest(const std::string& path) {
   const json j = read_json_file(path);
   if (!j.contains("notebooks") || !j["notebooks"].is_array())
@@ -35,7 +56,7 @@ std::vector<NotebookSpec> read_manifest(const std::string& path) {
     s.notebook = nb.at("notebook");
     s.run_files_read = nb.value("run_files_read", std::vector<std::string>{});
     for (const auto& g : s.run_files_read)
-      if (g.empty() || g.front() == '/' || g.find("/seed") == std::string::npos)
+      if (!is_run_files_glob(g))
         throw std::runtime_error(path + ": " + s.notebook + "'s run_files_read \"" + g +
                                  "\" is no glob of a run's files (STAGE/ARM/seedN/...) under the work folder");
     for (const auto& f : nb.at("figures")) {

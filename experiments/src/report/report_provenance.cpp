@@ -22,14 +22,24 @@ static std::string shell_quoted(const std::string& s) {
   return o + "'";
 }
 
-// The commit, with "-dirty" when a tracked file other than the committed report's stage store (reports/stages, which
-// the report itself writes as each stage finishes: report_stage_store.hpp) has uncommitted changes.
-std::string tree_revision(const std::string& source_dir) {
+// The pathspec that leaves `unwatched` out of git status: ":(exclude)REL" with REL its path inside the tree, or ""
+// when it is empty or outside the tree.
+static std::string unwatched_pathspec(const std::string& source_dir, const std::string& unwatched) {
+  if (unwatched.empty()) return "";
+  std::error_code ec;
+  const fs::path root = fs::weakly_canonical(fs::absolute(source_dir), ec);
+  const fs::path rel = fs::weakly_canonical(fs::absolute(unwatched), ec).lexically_relative(root);
+  if (ec || rel.empty() || rel == "." || *rel.begin() == "..") return "";
+  return " " + shell_quoted(":(exclude)" + rel.generic_string());
+}
+
+// The commit, with "-dirty" when a tracked file outside `unwatched` has uncommitted changes.
+std::string tree_revision(const std::string& source_dir, const std::string& unwatched) {
   const std::string dir = shell_quoted(source_dir);
   const std::string cmd = "git -C " + dir + " update-index -q --refresh >/dev/null 2>&1; r=$(git -C " + dir +
                           " describe --always --abbrev=12 2>/dev/null) && { printf '%s' \"$r\"; git -C " + dir +
-                          " status --porcelain --untracked-files=no -- . ':(exclude)reports/stages' 2>/dev/null |"
-                          " grep -q . && printf -- -dirty; echo; }";
+                          " status --porcelain --untracked-files=no -- ." + unwatched_pathspec(source_dir, unwatched) +
+                          " 2>/dev/null | grep -q . && printf -- -dirty; echo; }";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   if (!pipe) return "unknown";
   std::string out;

@@ -100,8 +100,8 @@ std::optional<SeedPlan> next_seed_plan(const SeedSpending& sp, const SeedPlan& n
     const auto it = sp.claim_arms.find(c);
     if (it == sp.claim_arms.end() || it->second.empty())
       throw std::runtime_error("claim " + c + " names no arm of its stage (seeds by arm)");
-    int n = sp.cap;
-    for (const auto& a : it->second) n = std::min(n, next.of(a));
+    int n = sp.cap;  // the claim's present seeds, read from `now`: claims sharing an arm raise it once a look
+    for (const auto& a : it->second) n = std::min(n, now.of(a));
     if (n >= sp.cap) continue;  // at the cap: it stays undecided
     for (const auto& a : it->second)
       if (next.of(a) < n + 1) {

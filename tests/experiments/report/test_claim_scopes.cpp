@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -288,6 +289,30 @@ TEST_CASE("report provenance: the committed reports/ only from a clean tree, unl
                                                               Catch::Contains("git abc-dirty"));
   // the revision of this test's own source tree: a hash, possibly -dirty; "unknown" outside a repository
   CHECK(ex::tree_revision("/nonexistent-dmlbench-dir") == "unknown");
+}
+
+// The report writes its stage store while it runs, so a change there must not make the tree "dirty"; a change
+// anywhere else must. Negative controls: nothing unwatched, an unwatched folder outside the tree, a change beside it.
+TEST_CASE("report provenance: only the stage store passed as unwatched is left out of -dirty", "[report][scopes]") {
+  const fs::path repo = fs::temp_directory_path() / ("dmlbench-revision-" + std::to_string(::getpid()));
+  fs::remove_all(repo);
+  fs::create_directories(repo / "reports/stages");
+  const auto write = [&](const std::string& rel, const std::string& text) { std::ofstream(repo / rel) << text; };
+  write("code.txt", "a\n");
+  write("reports/stages/record.json", "{}\n");
+  const std::string git = "git -C '" + repo.string() + "' -c user.name=t -c user.email=t@t ";
+  REQUIRE(std::system((git + "init -q && " + git + "add -A && " + git + "commit -qm init").c_str()) == 0);
+  const std::string store = (repo / "reports/stages").string();
+  const std::string clean = ex::tree_revision(repo.string(), store);
+  REQUIRE(clean.size() == 12);  // the abbreviated commit, nothing after it
+  write("reports/stages/record.json", "{\"stage\": 1}\n");
+  CHECK(ex::tree_revision(repo.string(), store) == clean);
+  CHECK(ex::tree_revision(repo.string()) == clean + "-dirty");
+  CHECK(ex::tree_revision(repo.string(), fs::temp_directory_path().string()) == clean + "-dirty");
+  CHECK(ex::tree_revision(repo.string(), (repo / "reports").string() + "/../reports/stages") == clean);
+  write("code.txt", "b\n");
+  CHECK(ex::tree_revision(repo.string(), store) == clean + "-dirty");
+  fs::remove_all(repo);
 }
 
 namespace {

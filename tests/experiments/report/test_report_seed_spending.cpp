@@ -231,6 +231,13 @@ TEST_CASE("seed spending by arm: each waiting claim's arms get the next seed, a 
   REQUIRE(next);
   CHECK(next->arms == std::map<std::string, int>{{"n8", 6}, {"n16", 6}});
   CHECK(next->of("base") == 5);  // c-main decided: its arms keep their 5
+  // two waiting claims on one arm (c-bound on n8, c-own on n8 and n16): one seed more for each arm in one look, not
+  // one per claim (the committed report's xhn-movement once raised one arm 5 -> 8 in a single look)
+  look.waiting = {"c-own", "c-bound"};
+  next = ex::next_seed_plan(sp, {5, {}}, look);
+  REQUIRE(next);
+  CHECK(next->arms == std::map<std::string, int>{{"n8", 6}, {"n16", 6}});
+  look.waiting = {"c-own"};
   // at the cap a waiting claim gets nothing more, and the look stops
   next = ex::next_seed_plan(sp, {5, {{"n8", 7}, {"n16", 7}}}, look);
   CHECK_FALSE(next);

@@ -3,6 +3,7 @@
 #include "dmlbench/experiments/report_stage_store.hpp"
 
 #include "dmlbench/experiments/report_io.hpp"
+#include "dmlbench/experiments/report_manifest.hpp"
 #include "scratch_dir.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace fs = std::filesystem;
 namespace ex = dmlbench::experiments;
@@ -152,4 +154,24 @@ TEST_CASE("stage store: the work folder is written before the source folder that
   cfg.work = "/r/out/report";
   CHECK(ex::placeholders_for_paths("/r/out/report/a /r/data", cfg) == "${WORK}/a ${SOURCE}/data");
   CHECK(ex::paths_for_placeholders("${WORK}/a ${SOURCE}/data", cfg) == "/r/out/report/a /r/data");
+}
+
+// notebooks/figures.json's run_files_read names the only large run files the store keeps: each must be a glob of one
+// stage's run files (STAGE/ARM/seedN/FILE), which can reach neither another stage nor outside the work folder.
+TEST_CASE("stage store: a notebook's run_files_read is a glob of one stage's run files, or the manifest is refused",
+          "[report]") {
+  ScratchDir scratch{"dmlbench-manifest-globs"};
+  const fs::path manifest = scratch.dir() / "figures.json";
+  const auto read_with = [&](const std::string& glob) {
+    write(manifest, "{\"notebooks\": [{\"notebook\": \"n.ipynb\", \"run_files_read\": [\"" + glob +
+                        "\"], \"figures\": []}]}");
+    return ex::read_manifest(manifest.string());
+  };
+  for (const std::string good : {"htl-omniglot/*/seed1/class_tree.json", "omniglot-trip/*/seed1/embeddings/test*",
+                                 "mnist-evenodd/lcc/seed*/scatter.csv", "st/arm/seed12/x"})
+    CHECK(ex::run_files_read(read_with(good)) == std::vector<std::string>{good});
+  for (const std::string bad : {"", "/st/arm/seed1/x", "*/arm/seed1/x", "st*/arm/seed1/x", "st/arm/seed1",
+                                "st/../other/seed1/x", "st/arm/seedling/x", "st/seed1/x", "st/arm/seed1/../../x",
+                                "st//seed1/x", "st/arm/seed1/./x", "st/arm/x/seed1/y"})
+    CHECK_THROWS_WITH(read_with(bad), Catch::Contains("n.ipynb's run_files_read \"" + bad + "\" is no glob"));
 }

@@ -25,7 +25,8 @@ struct NotebookSpec {
 // Every notebook's run_files_read.
 std::vector<std::string> run_files_read(const std::vector<NotebookSpec>& manifest);
 
-// Throws std::runtime_error for a malformed manifest, a figure that is no plain .png name or one listed twice.
+// Throws std::runtime_error for a malformed manifest, a figure that is no plain .png name or one listed twice, or a
+// run_files_read that is no glob of one stage's run files (STAGE/ARM/seedN/FILE, the stage without wildcards, no "..").
 std::vector<NotebookSpec> read_manifest(const std::string& path);
 
 }  // namespace dmlbench::experiments

@@ -11,10 +11,11 @@
 namespace dmlbench::experiments {
 
 // `git describe --always --dirty --abbrev=12` of the tree at source_dir now (index refreshed first, so a file whose
-// timestamp changed but not its content is not "dirty"), except that the committed report's stage store
-// (reports/stages, written by the report as each stage finishes) never makes it dirty; "unknown" where git or the
-// repository is missing.
-std::string tree_revision(const std::string& source_dir);
+// timestamp changed but not its content is not "dirty"), except that a change under `unwatched` never makes it dirty:
+// the report passes its stage store (stage_store_dir: reports/stages for the committed report), which it writes as each
+// stage finishes. `unwatched` is absolute or relative to the working directory; empty, or outside the tree, excludes
+// nothing. "unknown" where git or the repository is missing.
+std::string tree_revision(const std::string& source_dir, const std::string& unwatched = "");
 // The machine a stage runs on, for its record (issue 49: a verdict must not move with the CPU, and a report may be made
 // of stages run on several machines): the CPU's model name, its logical cores, the widest vector ISA it runs (avx512f,
 // avx2 or neither, from /proc/cpuinfo's flags) and OPENBLAS_CORETYPE, which picks OpenBLAS's kernels ("" when unset).
