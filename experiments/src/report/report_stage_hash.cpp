@@ -37,6 +37,12 @@ static json commands_json(const Stage& s, const std::string& work) {
   return cmds;
 }
 
+const std::vector<std::string>& seed_spending_files() {
+  static const std::vector<std::string> files = {"experiments/include/dmlbench/experiments/report_seed_spending.hpp",
+                                                 "experiments/src/report/report_seed_spending.cpp"};
+  return files;
+}
+
 std::vector<std::string> stage_code_skips(const Stage& s) {
   auto skip = report_builder_files();
   skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
@@ -57,6 +63,18 @@ static std::string code_hash(const Stage& s, const std::string& source_dir) {
   std::vector<std::string> code = {"CMakeLists.txt", "cmake", "apps"};
   code.insert(code.end(), s.code.begin(), s.code.end());
   return tree_hash(source_dir, code, stage_code_skips(s));
+}
+
+// A stage that spends seeds by looking: which runs it makes depends on the rule (report_seed_spending, a report_ file
+// the code hash leaves out) and on its settings (the family, level and arms the looks decide in).
+static json spending_config(const SeedSpending& sp, const std::string& source_dir) {
+  return {{"code", tree_hash(source_dir, seed_spending_files(), {})},
+          {"first", sp.first},
+          {"cap", sp.cap},
+          {"family", sp.family},
+          {"alpha", sp.alpha},
+          {"planned_selected", sp.planned_selected},
+          {"claim_arms", sp.claim_arms}};
 }
 
 // The notebooks stage: the notebooks, the manifest, the hashes of the stages it reads; its outputs the figures.
@@ -81,6 +99,7 @@ void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std:
                 {"commands", commands_json(s, cfg.work)},
                 {"code", s.notebooks ? std::string() : code_hash(s, cfg.source_dir)}};
     if (!s.inputs.is_null()) s.config["inputs"] = fnv1a_hex(s.inputs.dump());
+    if (s.spending) s.config["spending"] = spending_config(*s.spending, cfg.source_dir);
     if (s.notebooks) add_notebooks_config(s, cfg, manifest, manifest_path, hash_of);
     s.hash = fnv1a_hex(s.config.dump());
     hash_of[s.name] = s.hash;

@@ -337,3 +337,43 @@ TEST_CASE("report stages: a reproduction with committed tuning results gets a tu
   CHECK_THROWS_WITH(ex::plan_report_stages(cfg), Catch::Contains("another space, budget or folds"));
   fs::remove_all(dir);
 }
+
+TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spending rule and its settings "
+          "(issue 49 item 3)", "[report]") {
+  // report_seed_spending is a report_ file, so no layer's code hash covers it; yet it decides which runs a spending
+  // stage makes. Its files and the looks' settings enter such a stage's config, and no other stage's.
+  const auto dir = fs::temp_directory_path() / ("dmlbench-spending-hash-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "reproductions");
+  fs::copy_file(kSource + "/experiments/reproductions/lcc_table1.json", dir / "reproductions/lcc_table1.json");
+  for (const auto& f : ex::seed_spending_files()) write(dir / "repo" / f, "// " + f + "\n");
+  write(dir / "repo/experiments/src/c.cpp", "// c\n");
+  fs::create_directories(dir / "repo/experiments");  // the reproduction's run configs, read when its stage is planned
+  fs::copy(kSource + "/experiments/configs", dir / "repo/experiments/configs", fs::copy_options::recursive);
+  auto cfg = config("default", (dir / "reproductions").string(), "/tmp/w");
+  cfg.source_dir = (dir / "repo").string();
+  const auto manifest = ex::read_manifest(kSource + "/notebooks/figures.json");
+  auto hashed = [&] {
+    auto stages = ex::plan_report_stages(cfg);
+    ex::hash_stages(stages, cfg, manifest, kSource + "/notebooks/figures.json");
+    return stages;
+  };
+  const auto before = hashed();
+  const auto& spends = stage(before, "mnist-evenodd");
+  REQUIRE(spends.spending.has_value());
+  REQUIRE(spends.config.contains("spending"));
+  CHECK(spends.config["spending"]["cap"] == spends.spending->cap);
+  CHECK(spends.config["spending"]["code"] != ex::tree_hash(cfg.source_dir, {}, {}));  // the files were read
+  CHECK_FALSE(stage(before, "sims-phase").config.contains("spending"));
+  // the rule edited: the spending stage reruns, the others do not
+  write(dir / "repo" / ex::seed_spending_files().back(), "// edited\n");
+  const auto edited = hashed();
+  CHECK(stage(edited, "mnist-evenodd").hash != spends.hash);
+  CHECK(stage(edited, "sims-phase").hash == stage(before, "sims-phase").hash);
+  // the looks' family rule changed (Holm: looks at alpha / m, no planned selection): the spending stage reruns
+  cfg.multiplicity = "holm";
+  CHECK(stage(hashed(), "mnist-evenodd").hash != stage(edited, "mnist-evenodd").hash);
+  // the files exist in the repository under these names
+  for (const auto& f : ex::seed_spending_files()) CHECK(fs::is_regular_file(fs::path(kSource) / f));
+  fs::remove_all(dir);
+}

@@ -16,6 +16,9 @@ namespace dmlbench::experiments {
 
 // Files of the report builder itself (apps/report_*, experiments' report_*): not inputs of any stage's code hash.
 const std::vector<std::string>& report_builder_files();
+// The seed-spending rule's files (report_seed_spending.{hpp,cpp}): a report_ file, but it decides which runs a stage
+// with `spending` makes, so such a stage's config carries their hash and its spending settings (issue 49 item 3).
+const std::vector<std::string>& seed_spending_files();
 // What a stage's code hash leaves out (tree_hash's skip): the report builder's files, the tuning studies, the
 // documentation, and, for every stage that does not run `theory check`, the papers' plug-ins (theory/papers/ and the
 // papers' theory checks theory/src/claims_*), so that adding a paper's theory claims reruns no training stage.
@@ -23,6 +26,7 @@ std::vector<std::string> stage_code_skips(const Stage& s);
 
 // Sets config and hash of every stage, in order: its commands (work folder written $WORK) plus the hash of the
 // sources of the layers it runs (so an edit reruns exactly the stages it can change, committed or not); the
+// a stage that spends seeds adds the seed-spending rule's code and settings (seed_spending_files); the
 // notebooks stage covers the notebooks, the manifest and the hashes of the stages before it instead.
 void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
                  const std::string& manifest_path);
