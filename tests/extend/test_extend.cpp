@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/training_loss.hpp"
 #include "dmlbench/theory/claims.hpp"
 #include "dmlbench/theory/paper_registry.hpp"
+#include "../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -31,14 +32,6 @@ using json = nlohmann::ordered_json;
 namespace {
 
 const std::string kSource = DMLBENCH_SOURCE_DIR;
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 ex::RunConfig config(const std::vector<std::string>& set) {
   const auto j = json::parse(R"({"dataset": {"name": "mnist", "data_dir": "data/mnist"},

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/idx_file.hpp"
 
 #include "scratch_dir.hpp"
+#include "../../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,13 +18,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::ordered_json;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 const std::vector<std::pair<std::string, std::string>> kOld = {{"a.pt", "old model"}, {"b.pt", "old optimizer"}};
 const std::vector<std::pair<std::string, std::string>> kNew = {{"a.pt", "new model bytes"}, {"b.pt", "new optim"}};

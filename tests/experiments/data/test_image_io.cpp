@@ -4,6 +4,7 @@
 #include "dmlbench/experiments/image_transforms.hpp"
 
 #include "scratch_dir.hpp"
+#include "../../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -21,11 +22,6 @@ using namespace dmlbench::experiments;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
-}
 
 std::string spit(const fs::path& p, const std::string& bytes) {
   std::ofstream(p, std::ios::binary).write(bytes.data(), std::streamsize(bytes.size()));

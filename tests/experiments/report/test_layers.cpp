@@ -1,6 +1,8 @@
 // The README's layers, checked on the includes (issue 51 item 4): theory <- sims <- experiments <- apps, no
 // torch/torch.h in theory/ or sims/, and inside experiments/src/ the parts in the order of the README's block
 // "layers of experiments/src, highest first": a file includes only its own part and the parts below it.
+#include "../../support/text_file.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -19,13 +21,6 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kSource = DMLBENCH_SOURCE_DIR;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // The README block's parts: part -> rank (the lowest line 0).
 std::map<std::string, int> readme_ranks(const std::string& readme) {
@@ -98,13 +93,6 @@ std::vector<std::string> files_matching(const std::string& dir, const std::regex
       out.push_back(fs::relative(f.path(), kSource).string());
   return out;
 }
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string o;
-  for (const auto& s : v) o += "\n  " + s;
-  return o;
-}
-
 
 // The public headers (LIB/include/dmlbench/LIB/*.hpp for theory, sims and experiments under `root`) that no file
 // under the `users` folders includes, directly or through other public headers, as "LIB/NAME" (issue 51 item 6: the

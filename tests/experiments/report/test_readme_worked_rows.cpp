@@ -4,6 +4,7 @@
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/training_outcome.hpp"
+#include "../../support/text_file.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 #include <catch2/catch.hpp>
@@ -29,13 +30,6 @@ namespace {
 const std::string kSource = DMLBENCH_SOURCE_DIR;
 const std::string kTableLead = "The rule on four rows of the committed runs";
 constexpr std::size_t kSeeds = 5;  // "(5 seeds each)": the rows are decided at the first look
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
 
 // The claim's deciding row: variants[0].rows of a default stage whose reproduction reports claims (as the report
 // gathers them; a probe, "claims": false, and a tuned stage, "-tuned", hold the same claim ids under other settings).
@@ -152,12 +146,6 @@ std::vector<std::string> worked_row_mismatches(const std::string& readme, const 
     bad.push_back("no \"(0.05 / 75) ... the first n that can decide is N\" after the table");
   }
   return bad;
-}
-
-std::string joined(const std::vector<std::string>& v) {
-  std::string o;
-  for (const auto& s : v) o += "\n  " + s;
-  return o;
 }
 
 }  // namespace

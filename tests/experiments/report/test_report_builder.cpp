@@ -6,6 +6,7 @@
 #include "claims_table_row.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "../../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,13 +30,6 @@ namespace rp = dmlbench::report;
 namespace {
 
 const std::string kFixtures = std::string(DMLBENCH_SOURCE_DIR) + "/tests/fixtures/report";
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 json fixture_json(const std::string& rel) { return json::parse(slurp(kFixtures + "/" + rel)); }
 
@@ -63,7 +57,6 @@ fs::path fresh_copy(const std::string& name) {
   fs::copy(kFixtures + "/work", dir / "work", fs::copy_options::recursive);
   return dir;
 }
-
 
 }  // namespace
 

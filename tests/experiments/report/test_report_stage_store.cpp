@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_manifest.hpp"
 #include "scratch_dir.hpp"
+#include "../../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,8 +18,6 @@ namespace fs = std::filesystem;
 namespace ex = dmlbench::experiments;
 
 namespace {
-
-std::string slurp(const fs::path& p) { return ex::read_text_file(p.string()); }
 
 void write(const fs::path& p, const std::string& text) {
   fs::create_directories(p.parent_path());
