@@ -67,8 +67,8 @@ static std::string code_hash(const Stage& s, const std::string& source_dir) {
 
 // A stage that spends seeds by looking: which runs it makes depends on the rule (report_seed_spending, a report_ file
 // the code hash leaves out) and on its settings (the family, level and arms the looks decide in).
-static json spending_config(const SeedSpending& sp, const std::string& source_dir) {
-  return {{"code", tree_hash(source_dir, seed_spending_files(), {})},
+static json spending_config(const SeedSpending& sp, const std::string& rule_hash) {
+  return {{"code", rule_hash},
           {"first", sp.first},
           {"cap", sp.cap},
           {"family", sp.family},
@@ -94,12 +94,13 @@ static void add_notebooks_config(Stage& s, const ReportConfig& cfg, const std::v
 void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
                  const std::string& manifest_path) {
   std::map<std::string, std::string> hash_of;
+  const std::string spending_rule = tree_hash(cfg.source_dir, seed_spending_files(), {});  // read once, for every stage
   for (auto& s : stages) {
     s.config = {{"stage", s.name},
                 {"commands", commands_json(s, cfg.work)},
                 {"code", s.notebooks ? std::string() : code_hash(s, cfg.source_dir)}};
     if (!s.inputs.is_null()) s.config["inputs"] = fnv1a_hex(s.inputs.dump());
-    if (s.spending) s.config["spending"] = spending_config(*s.spending, cfg.source_dir);
+    if (s.spending) s.config["spending"] = spending_config(*s.spending, spending_rule);
     if (s.notebooks) add_notebooks_config(s, cfg, manifest, manifest_path, hash_of);
     s.hash = fnv1a_hex(s.config.dump());
     hash_of[s.name] = s.hash;

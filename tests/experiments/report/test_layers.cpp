@@ -1,6 +1,7 @@
 // The README's layers, checked on the includes (issue 51 item 4): theory <- sims <- experiments <- apps, no
 // torch/torch.h in theory/ or sims/, and inside experiments/src/ the parts in the order of the README's block
 // "layers of experiments/src, highest first": a file includes only its own part and the parts below it.
+#include "../../support/scratch_dir.hpp"
 #include "../../support/text_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -126,6 +127,7 @@ std::vector<std::string> unused_public_headers(const fs::path& root, const std::
   std::sort(out.begin(), out.end());
   return out;
 }
+
 }  // namespace
 
 TEST_CASE("layers: no include climbs the README's order of experiments/src, and theory and sims stay below",
@@ -186,8 +188,8 @@ TEST_CASE("layers: every public header is used by apps/, the tests or bench/, di
 // The negative control: a header reached only through another public header counts as used; one that only a
 // library source includes does not.
 TEST_CASE("layers: the public-header check names a header only the library's sources include", "[report][layers]") {
-  const fs::path root = fs::temp_directory_path() / "dmlbench-test-public-headers";
-  fs::remove_all(root);
+  const ScratchDir scratch("dmlbench-test-public-headers");
+  const fs::path& root = scratch.dir();
   const fs::path inc = root / "sims/include/dmlbench/sims";
   fs::create_directories(inc);
   fs::create_directories(root / "sims/src");
@@ -200,5 +202,4 @@ TEST_CASE("layers: the public-header check names a header only the library's sou
   CHECK(unused_public_headers(root, {"apps", "tests"}) == std::vector<std::string>{"sims/internal.hpp"});
   std::ofstream(root / "apps/more.cpp") << "#include \"dmlbench/sims/internal.hpp\"\n";
   CHECK(unused_public_headers(root, {"apps", "tests"}).empty());
-  fs::remove_all(root);
 }

@@ -5,6 +5,8 @@
 #include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 
+#include "../../support/scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -342,8 +344,8 @@ TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spend
           "(issue 49 item 3)", "[report]") {
   // report_seed_spending is a report_ file, so no layer's code hash covers it; yet it decides which runs a spending
   // stage makes. Its files and the looks' settings enter such a stage's config, and no other stage's.
-  const auto dir = fs::temp_directory_path() / ("dmlbench-spending-hash-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const ScratchDir scratch("dmlbench-spending-hash");
+  const fs::path& dir = scratch.dir();
   fs::create_directories(dir / "reproductions");
   fs::copy_file(kSource + "/experiments/reproductions/lcc_table1.json", dir / "reproductions/lcc_table1.json");
   for (const auto& f : ex::seed_spending_files()) write(dir / "repo" / f, "// " + f + "\n");
@@ -375,5 +377,4 @@ TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spend
   CHECK(stage(hashed(), "mnist-evenodd").hash != stage(edited, "mnist-evenodd").hash);
   // the files exist in the repository under these names
   for (const auto& f : ex::seed_spending_files()) CHECK(fs::is_regular_file(fs::path(kSource) / f));
-  fs::remove_all(dir);
 }

@@ -25,9 +25,9 @@ const std::vector<std::string>& seed_spending_files();
 std::vector<std::string> stage_code_skips(const Stage& s);
 
 // Sets config and hash of every stage, in order: its commands (work folder written $WORK) plus the hash of the
-// sources of the layers it runs (so an edit reruns exactly the stages it can change, committed or not); the
-// a stage that spends seeds adds the seed-spending rule's code and settings (seed_spending_files); the
-// notebooks stage covers the notebooks, the manifest and the hashes of the stages before it instead.
+// sources of the layers it runs (so an edit reruns exactly the stages it can change, committed or not); a stage that
+// spends seeds adds the seed-spending rule's code and settings (seed_spending_files); the notebooks stage covers the
+// notebooks, the manifest and the hashes of the stages before it instead.
 void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
                  const std::string& manifest_path);
 
