@@ -18,8 +18,6 @@
 #include <sstream>
 #include <string>
 
-#include <unistd.h>
-
 namespace fs = std::filesystem;
 namespace ex = dmlbench::experiments;
 using json = nlohmann::ordered_json;
@@ -186,11 +184,11 @@ namespace {
 
 // A scratch repository (the layers' sources, a notebooks folder) and work folder for the caching tests.
 struct Scratch {
-  fs::path dir = fs::temp_directory_path() / ("dmlbench-report-plan-" + std::to_string(::getpid()));
+  ScratchDir scratch{"dmlbench-report-plan"};
+  fs::path dir = scratch.dir();
   ex::ReportConfig cfg;
   std::vector<ex::NotebookSpec> manifest;
   Scratch() {
-    fs::remove_all(dir);
     for (const char* f : {"CMakeLists.txt", "apps/main.cpp", "theory/src/a.cpp", "sims/src/b.cpp",
                           "experiments/src/c.cpp", "experiments/src/report/report_plan.cpp", "notebooks/n.ipynb"})
       write(dir / "repo" / f, std::string("// ") + f + "\n");
@@ -203,7 +201,6 @@ struct Scratch {
     cfg.source_dir = (dir / "repo").string();
     manifest = {{"n.ipynb", {{"f.png", "[XHN] Fig 0", "caption", {"sims-phase"}, {}}}, {}}};
   }
-  ~Scratch() { fs::remove_all(dir); }
   std::vector<ex::Stage> hashed() const {
     auto stages = ex::plan_report_stages(cfg);
     ex::hash_stages(stages, cfg, manifest, cfg.notebooks + "/figures.json");
@@ -307,8 +304,8 @@ TEST_CASE("report estimates: a stage's last run of the profile, else its nominal
 
 TEST_CASE("report stages: a reproduction with committed tuning results gets a tuned stage in the default profile only, "
           "hashed on its own study", "[report][tuning]") {
-  const auto dir = fs::temp_directory_path() / ("dmlbench-tuned-plan-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
+  const ScratchDir scratch("dmlbench-tuned-plan");
+  const auto& dir = scratch.dir();
   fs::create_directories(dir / "reproductions");
   fs::copy_file(kSource + "/experiments/reproductions/lcc_table1.json", dir / "reproductions/lcc_table1.json");
   const auto r = ex::read_reproduction((dir / "reproductions/lcc_table1.json").string(), kSource);
@@ -337,7 +334,6 @@ TEST_CASE("report stages: a reproduction with committed tuning results gets a tu
   results["space_hash"] = "0000000000000000";
   write(dir / "tuned/lcc_table1.json", results.dump());
   CHECK_THROWS_WITH(ex::plan_report_stages(cfg), Catch::Contains("another space, budget or folds"));
-  fs::remove_all(dir);
 }
 
 TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spending rule and its settings "
