@@ -109,7 +109,7 @@ std::map<std::string, int> parsed_arm_seeds(const std::vector<std::string>& give
 }
 
 // Runs every (variant, arm, seed) of a reproduction through the engine, writes <out>/summary.json and prints the
-// comparison table (ours next to the paper's numbers, Welch's p, the verdict).
+// comparison table (ours next to the paper's numbers, each claim's deciding anytime interval, the verdict).
 void reproduce(const ReproduceRequest& q) {
   auto r = ex::read_reproduction(q.file, kRepo);
   if (!q.tuned.empty())  // each arm's best settings of a tuning study (issue 28)
@@ -286,7 +286,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
 
   // dmlbench reproduce --file experiments/reproductions/X.json --profile default --out DIR
   auto* rep = app.add_subcommand("reproduce", "run a reproduction file (arms x seeds [x variants]) and judge its "
-                                              "claims with Welch's test");
+                                              "claims by the anytime-valid interval over their per-seed differences");
   auto q = std::make_shared<ReproduceRequest>();
   rep->add_option("--file", q->file, "reproduction file, e.g. experiments/reproductions/lcc_table1.json")->required();
   rep->add_option("--profile", q->profile, "quick | default | full")->capture_default_str();
