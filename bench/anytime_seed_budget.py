@@ -35,7 +35,7 @@ def log_e(t, n, g=1.0):
 LOOKS = None  # the planned looks of a group-sequential design (None: the anytime rule, a look after every seed)
 
 
-G = 1.0  # the prior variance of the standardized effect (--g)
+G = 7.33  # the prior variance of the standardized effect (--g; anytime_t_test.hpp's default since stop 61, 1 before)
 
 
 def multiplier(n, level, g=None):
@@ -230,7 +230,8 @@ def main():
     ap.add_argument("--cap", type=int, default=20)
     ap.add_argument("--reps", type=int, default=400)
     ap.add_argument("--seed", type=int, default=49)
-    ap.add_argument("--g", type=float, default=1.0, help="the prior variance g (anytime_t_test.hpp's default: 1)")
+    ap.add_argument("--g", type=float, default=7.33,
+                    help="the prior variance g (anytime_t_test.hpp's default: 7.33, the minimax g of looks 4..10 at 0.03)")
     a = ap.parse_args()
     global G
     G = a.g
@@ -260,13 +261,13 @@ def main():
             secs = sum(stage_est[s] * np.mean(v) / 5 for s, v in seeds.items())
             print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
                   ("e-BH cap %d + futility, %s" % (cap, look_name), secs, today, secs / today, left, len(claims)))
-    # seeds by arm instead of by stage (not built: `reproduce` runs every arm of a stage to the same seeds), at g = 1
-    # and at a larger prior variance g = 4
+    # seeds by arm (the report's since stop 59), at g = 1 (the default until stop 60), g = 4, and the minimax g of
+    # each first look's design (anytime_prior_variance.hpp: 4.21 for looks 5..10, 7.33 for 4..10 at 0.03)
     arms, counts = arms_of(a.repo, ids)
     claims_arms = [c for c in claims if c[1] in arms]
-    for g in (1.0, 4.0):
+    for g, starts in ((1.0, (5, 4)), (4.0, (5, 4)), (4.21, (5,)), (7.33, (4,))):
         G = g
-        for start in (5, 4):
+        for start in starts:
             rng = np.random.default_rng(a.seed)
             secs, left = simulate_by_arm(claims_arms, arms, counts, 0.05 * 0.6, start, 10, a.reps, rng, m)
             print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %

@@ -473,11 +473,12 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
                                     runs_of(base, plus(flat)))["rows"][0]["statistics"];
   CHECK(st["smallest_effect"] == 0.1);
   CHECK(st["outcome"] == "inconclusive");
-  // three seeds: no interval can decide at level 0.05 (the first n that can is 5): inconclusive, too few seeds
-  const json three = summarize_variant(r, {"", "", {}}, runs_of({50, 51, 52}, {55.2, 55.9, 57.1}))["rows"][0]["statistics"];
-  CHECK(three["outcome"] == "inconclusive");
-  CHECK_THAT(three["outcome_reason"].get<std::string>(), Catch::StartsWith("too few seeds"));
-  CHECK(three["ci_low"].is_null());
+  // two seeds: no interval can decide at level 0.05 (the first n that can is 3 at the default g): inconclusive, too
+  // few seeds
+  const json two = summarize_variant(r, {"", "", {}}, runs_of({50, 51}, {55.2, 55.9}))["rows"][0]["statistics"];
+  CHECK(two["outcome"] == "inconclusive");
+  CHECK_THAT(two["outcome_reason"].get<std::string>(), Catch::StartsWith("too few seeds"));
+  CHECK(two["ci_low"].is_null());
   // one seed a side (the quick profile): no test, inconclusive "1 seed"
   const json one = summarize_variant(r, {"", "", {}}, runs_of({50}, {60}))["rows"][0]["statistics"];
   CHECK(one["outcome"] == "inconclusive");

@@ -1,6 +1,7 @@
 // Issue 49 item 3: the seeds a reproduction stage of the report spends: the planned family, the fewest seeds that can
 // decide at its level, the look at a stage's claims (decided, waiting, beyond the cap's reach), and the profile keys
 // that set it, with their bad inputs.
+#include "dmlbench/experiments/anytime_prior_variance.hpp"
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_config.hpp"
@@ -45,10 +46,12 @@ json summary_of(const std::vector<json>& rows) { return {{"variants", json::arra
 
 TEST_CASE("seed spending: the fewest seeds that can decide at a level, as the interval's multiplier says",
           "[report][seeds]") {
-  // the anytime_t_test.hpp header: 5 at 0.05, 7 at 0.005 (g = 1); at the report's 0.05 / 75, 8
-  CHECK(ex::first_decidable_seeds(0.05) == 5);
-  CHECK(ex::first_decidable_seeds(0.005) == 7);
-  CHECK(ex::first_decidable_seeds(0.05 / 75) == 8);
+  // the anytime_t_test.hpp header (g = 7.33): 3 at 0.05, 4 at the report's looks (0.05 x 0.6), 5 at 0.005; at
+  // Bonferroni's 0.05 / 75, 6 (with g = 1 they were 5, 5, 7 and 8)
+  CHECK(ex::first_decidable_seeds(0.05) == 3);
+  CHECK(ex::first_decidable_seeds(0.05 * 0.6) == 4);
+  CHECK(ex::first_decidable_seeds(0.005) == 5);
+  CHECK(ex::first_decidable_seeds(0.05 / 75) == 6);
   for (const double level : {0.05, 0.01, 0.05 / 75, 1e-6}) {
     const std::size_t n = ex::first_decidable_seeds(level);
     CHECK(std::isfinite(ex::anytime_radius_multiplier(n, level)));
@@ -77,7 +80,7 @@ TEST_CASE("seed spending: a stage's look counts its decided claims and names tho
                            "c-one"));
   // the cap decides what is in reach: at 10000 seeds c-far's half-width falls below delta - |mean| too
   CHECK(ex::look_at_stage(summary, ex::ClaimFamily{1, 0}, 10000).hopeless == 1);
-  // at the family's level fewer decide: a claim that 5 seeds decide alone (c_5 = 8.45) is undecided over 75 claims,
+  // at the family's level fewer decide: a claim that 5 seeds decide alone (c_5 = 5.35) is undecided over 75 claims,
   // where no 5 seeds can decide (c_5 is infinite at 0.05 / 75)
   const json five = summary_of({claim_row("c-five", 1.5, 1, 5)});
   CHECK(ex::look_at_stage(five, ex::ClaimFamily{1, 0}, 20).decided == 1);
@@ -117,7 +120,7 @@ TEST_CASE("seed spending: a profile's seeds_cap plans it, one error for a cap th
     FAIL("no stage mnist-evenodd");
     return ex::Stage{};
   };
-  // the file's six claims are the planned family: 0.05 / 6 first decides at 6 seeds ((1 + 6)^2.5 = 130 >= 120)
+  // the file's six claims are the planned family: 0.05 / 6 first decides at 4 seeds ((1 + 4 g)^1.5 = 167 >= 120)
   const auto spent = stage(plan_with({{"seeds", 5}, {"seeds_cap", 12}, {"estimate_seconds", 200}, {"jobs", 2}}));
   REQUIRE(spent.spending);
   CHECK(spent.spending->first == 5);
@@ -135,14 +138,14 @@ TEST_CASE("seed spending: a profile's seeds_cap plans it, one error for a cap th
   CHECK(ex::planned_selected("bh", 75) == 45);
   CHECK(ex::planned_selected("bh", 1) == 1);
   CHECK(ex::planned_selected("holm", 75) == 0);
-  // a cap that decides at e-BH's planned level but not at Bonferroni's: 5 seeds first decide at 0.05 x 4 / 6
-  CHECK(ex::first_decidable_seeds(0.05 * 4 / 6) <= 5);
+  // a cap that decides at e-BH's planned level: 4 seeds first decide at 0.05 x 4 / 6 too
+  CHECK(ex::first_decidable_seeds(0.05 * 4 / 6) == 4);
   CHECK_NOTHROW(plan_with({{"seeds", 3}, {"seeds_cap", 5}}, "bh"));
   // the control: without seeds_cap the stage runs its seeds once, as before
   CHECK_FALSE(stage(plan_with({{"seeds", 5}, {"estimate_seconds", 200}, {"jobs", 2}})).spending);
   // a cap no interval can decide at: refused, naming the file, the cap and the fewest seeds that can
-  CHECK_THROWS_WITH(plan_with({{"seeds", 3}, {"seeds_cap", 5}}),
-                    Catch::Contains("lcc_table1.json: profile seeds_cap 5 is below 6") &&
+  CHECK_THROWS_WITH(plan_with({{"seeds", 2}, {"seeds_cap", 3}}),
+                    Catch::Contains("lcc_table1.json: profile seeds_cap 3 is below 4") &&
                         Catch::Contains("0.05") && Catch::Contains("/ 6 (the report's family)"));
   // a cap below the first look's seeds; a stopping rule the bench has not checked
   CHECK_THROWS_WITH(plan_with({{"seeds", 5}, {"seeds_cap", 4}}),
@@ -275,4 +278,27 @@ TEST_CASE("seed spending by arm: the loop trains only the undecided claim's arms
   CHECK(looks.size() == plans.size() + 1);
   CHECK_FALSE(looks.back().more());
   CHECK(looks.back().decided == 2);
+}
+
+// The default prior variance g (anytime_t_test.hpp) is the minimax g of the report's design of looks
+// (anytime_prior_variance.hpp): every default profile that spends seeds looks from its seeds to its seeds_cap at
+// alpha x kPlannedSelectedShare, and that design's minimax g must be the default (to its 3 significant digits, 0.5%).
+// A profile whose first look or cap moved would need another g: the control (a first look at 5) is named.
+TEST_CASE("seed spending: the default prior variance g is the minimax g of every spending profile's looks [issue 49]",
+          "[report][seeds]") {
+  std::size_t spending = 0;
+  const auto minimax_of = [](const ex::Reproduction& r, int first, int cap) {
+    return ex::minimax_anytime_g(r.alpha * ex::kPlannedSelectedShare, std::size_t(first), std::size_t(cap));
+  };
+  for (const auto& f : fs::directory_iterator(kSource + "/experiments/reproductions")) {
+    const auto r = ex::read_reproduction(f.path().string(), kSource);
+    if (!r.profiles.count("default")) continue;
+    const auto& p = r.profiles.at("default");
+    if (p.cap() <= p.seeds) continue;
+    ++spending;
+    INFO(f.path().filename().string() << ": seeds " << p.seeds << " to " << p.cap());
+    CHECK_THAT(minimax_of(r, p.seeds, p.cap()), Catch::WithinRel(ex::default_anytime_g, 5e-3));
+    CHECK_THAT(minimax_of(r, 5, p.cap()), !Catch::WithinRel(ex::default_anytime_g, 5e-3));  // the control
+  }
+  CHECK(spending == 9);
 }

@@ -226,7 +226,7 @@ TEST_CASE("the confidence sequence's radius c_n: E_n(c_n) = 1/alpha, as brentq f
   CHECK(anytime_radius_multiplier(20, 0.05) < anytime_radius_multiplier(10, 0.05));
   CHECK(anytime_radius_multiplier(1000, 0.05) > anytime_radius_multiplier(20, 0.05));
   // (at n = 10^8 the asymptote is exact to O(log(n) / n), ~2e-7 relative: 1e-6)
-  const double asymptote = std::sqrt(std::log1p(1e8) + 2 * std::log(20.0));
+  const double asymptote = std::sqrt(std::log1p(1e8 * default_anytime_g) + 2 * std::log(20.0));
   CHECK_THAT(anytime_radius_multiplier(100000000, 0.05), WithinRel(asymptote, 1e-6));
 }
 
@@ -332,8 +332,8 @@ TEST_CASE("one claim's outcome, read from the anytime interval", "[anytime]") {
   CHECK(ten.e_value == one.e_value);  // the evidence is the same; the bar is higher
   CHECK(ten.interval.low < one.interval.low);
 
-  // too few seeds: with 4 seeds at 0.05 and g = 1 nothing can decide, however far from 0
-  const AnytimeDecision few = anytime_claim_outcome(claim({10.0, 10.1, 9.9, 10.05}, +1, 1.0));
+  // too few seeds: with 2 seeds at 0.05 and the default g nothing can decide, however far from 0 (E_2 <= (1 + 2 g)^0.5)
+  const AnytimeDecision few = anytime_claim_outcome(claim({10.0, 10.1}, +1, 1.0));
   CHECK(few.outcome == TrainingOutcome::inconclusive);
   CHECK(few.reason.rfind("too few seeds", 0) == 0);
   CHECK(few.e_value < 20);
