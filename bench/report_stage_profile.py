@@ -16,9 +16,10 @@ as the report runs: one thread per worker, all workers at once, each one's best 
 on dmlbench's OPENBLAS_CORETYPE); a stage without runs (Ceres, the theory checks) counts at its wall. It is a lower
 bound on what the same computation can take here with direct convolutions.
 
---first-seeds K (issue 49 item 5, the budget measured): per stage, the runs' seconds of seeds 1..K (a fixed design of
-K seeds) against those of every seed the stage's seed spending ran, and their ratio; the seed of a run is its folder's
-name (seedN).
+--first-seeds K (issue 49 item 5, the budget measured): per stage, the runs' seconds of a fixed design of seeds 1..K
+against those of every seed the stage's seed spending ran, and their ratio; the seed of a run is its folder's name
+(seedN), its arm the folder above. An arm that stopped before K seeds (its claims decided at an earlier look) counts
+its missing seeds at its mean seconds a run.
 
   /usr/bin/python3 bench/report_stage_profile.py [WORK] [--workers 2] [--phases] [--skip REGEX]
       [--flops [--sgemm-gflops G] [--build build]] [--first-seeds K] [--json out.json]
@@ -109,7 +110,7 @@ def stage_profile(stage_dir):
     """The summed profile of every run under stage_dir: group totals, phase totals, run count, runs' seconds, and
     the counted FLOPs (None where a run's model is not counted)."""
     groups = dict.fromkeys(GROUPS, 0.0)
-    phases, runs, run_seconds, by_seed = {}, 0, 0.0, {}
+    phases, runs, run_seconds, by_seed, by_arm = {}, 0, 0.0, {}, {}
     flops = {"training": 0.0, "embedding": 0.0}
     for path in glob.glob(os.path.join(stage_dir, "**", "metrics.json"), recursive=True):
         with open(path) as f:
@@ -122,6 +123,8 @@ def stage_profile(stage_dir):
         seed = re.fullmatch(r"seed(\d+)", os.path.basename(os.path.dirname(path)))
         if seed:
             by_seed[int(seed.group(1))] = by_seed.get(int(seed.group(1)), 0.0) + profile.get("run_seconds", 0.0)
+            arm = os.path.relpath(os.path.dirname(os.path.dirname(path)), stage_dir)
+            by_arm.setdefault(arm, {})[int(seed.group(1))] = profile.get("run_seconds", 0.0)
         for phase, seconds in profile["seconds"].items():
             groups[group_of(phase)] += seconds
             phases[phase] = phases.get(phase, 0.0) + seconds
@@ -132,8 +135,13 @@ def stage_profile(stage_dir):
         batch = metrics["config"]["batch"]
         flops["training"] += metrics["steps"] * batch["classes"] * batch["per_class"] * per_image[1]
         flops["embedding"] += embedded_images(metrics, os.path.dirname(path)) * per_image[0]
+    record = os.path.join(stage_dir, "stage.json")
+    spends = False
+    if os.path.exists(record):
+        with open(record) as f:
+            spends = "spending" in json.load(f).get("config", {})
     return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops,
-            "run_seconds_by_seed": by_seed}
+            "run_seconds_by_seed": by_seed, "run_seconds_by_arm_seed": by_arm, "spends_seeds": spends}
 
 
 def sgemm_rate_per_worker(workers, build):
@@ -211,20 +219,42 @@ def main():
             json.dump({"work": a.work, "workers": a.workers, "stages": rows, "compute_floor": floor}, f, indent=1)
 
 
+def fixed_seed_seconds(by_arm, k, spends):
+    """The runs' seconds a fixed design of seeds 1..k would take: each arm's seconds of its seeds 1..k, and where the
+    stage spends seeds (its stage.json's config has "spending"), for each of those seeds an arm did not run (its claims
+    decided before k seeds) the arm's mean seconds a run. A stage with fixed seeds is its own design."""
+    total = 0.0
+    for seeds in by_arm.values():
+        ran = [v for s, v in seeds.items() if s <= k]
+        missing = k - len(ran) if spends else 0
+        total += sum(ran) + (missing * sum(seeds.values()) / len(seeds) if missing > 0 else 0.0)
+    return total
+
+
 def print_seed_budget(rows, k):
-    """The --first-seeds table: per stage with runs, its seeds, the runs' seconds of seeds 1..k and of all, the ratio."""
-    print(f"\n| stage | seeds | runs' seconds, seeds 1-{k} | runs' seconds, all seeds | ratio |")
+    """The --first-seeds table: per stage with runs, its seeds per arm, the seconds of a fixed design of seeds 1..k
+    (fixed_seed_seconds) and of all the seeds run, the ratio."""
+    print(f"\n| stage | seeds per arm | runs' seconds, fixed seeds 1-{k} | runs' seconds, all seeds | ratio |")
     print("|---|---|---|---|---|")
     first = every = 0.0
+    part = {"default": [0.0, 0.0], "tuned": [0.0, 0.0]}  # the default stages' and the tuned ones' (<stage>-tuned)
     for r in rows:
-        seeds = r["run_seconds_by_seed"]
-        if not seeds:
+        by_arm = r["run_seconds_by_arm_seed"]
+        if not by_arm:
             continue
-        f, e = sum(v for s, v in seeds.items() if s <= k), sum(seeds.values())
+        counts = sorted({len(v) for v in by_arm.values()})
+        f, e = fixed_seed_seconds(by_arm, k, r.get("spends_seeds", False)), sum(sum(v.values()) for v in by_arm.values())
         first, every = first + f, every + e
-        print(f"| {r['stage']} | {max(seeds)} | {f:.0f} | {e:.0f} | {e / f if f > 0 else 0:.2f} |")
+        p = part["tuned" if r["stage"].endswith("-tuned") else "default"]
+        p[0], p[1] = p[0] + f, p[1] + e
+        shown = str(counts[0]) if len(counts) == 1 else f"{counts[0]}-{counts[-1]}"
+        print(f"| {r['stage']} | {shown} | {f:.0f} | {e:.0f} | {e / f if f > 0 else 0:.2f} |")
     if first > 0:
-        print(f"\nall stages with runs: {every:.0f} s of runs against {first:.0f} s for seeds 1-{k}: x{every / first:.2f}")
+        print(f"\nall stages with runs: {every:.0f} s of runs against {first:.0f} s for fixed seeds 1-{k}: "
+              f"x{every / first:.2f}")
+        for name, (f, e) in part.items():
+            if f > 0:
+                print(f"{name} stages: {e:.0f} s against {f:.0f} s: x{e / f:.2f}")
 
 
 def print_compute_floor(rows, a):
