@@ -110,7 +110,7 @@ def stage_profile(stage_dir):
     """The summed profile of every run under stage_dir: group totals, phase totals, run count, runs' seconds, and
     the counted FLOPs (None where a run's model is not counted)."""
     groups = dict.fromkeys(GROUPS, 0.0)
-    phases, runs, run_seconds, by_seed, by_arm = {}, 0, 0.0, {}, {}
+    phases, runs, run_seconds, by_arm = {}, 0, 0.0, {}
     flops = {"training": 0.0, "embedding": 0.0}
     for path in glob.glob(os.path.join(stage_dir, "**", "metrics.json"), recursive=True):
         with open(path) as f:
@@ -122,7 +122,6 @@ def stage_profile(stage_dir):
         run_seconds += profile.get("run_seconds", 0.0)
         seed = re.fullmatch(r"seed(\d+)", os.path.basename(os.path.dirname(path)))
         if seed:
-            by_seed[int(seed.group(1))] = by_seed.get(int(seed.group(1)), 0.0) + profile.get("run_seconds", 0.0)
             arm = os.path.relpath(os.path.dirname(os.path.dirname(path)), stage_dir)
             by_arm.setdefault(arm, {})[int(seed.group(1))] = profile.get("run_seconds", 0.0)
         for phase, seconds in profile["seconds"].items():
@@ -135,13 +134,8 @@ def stage_profile(stage_dir):
         batch = metrics["config"]["batch"]
         flops["training"] += metrics["steps"] * batch["classes"] * batch["per_class"] * per_image[1]
         flops["embedding"] += embedded_images(metrics, os.path.dirname(path)) * per_image[0]
-    record = os.path.join(stage_dir, "stage.json")
-    spends = False
-    if os.path.exists(record):
-        with open(record) as f:
-            spends = "spending" in json.load(f).get("config", {})
     return {"runs": runs, "run_seconds": run_seconds, "groups": groups, "phases": phases, "flops": flops,
-            "run_seconds_by_seed": by_seed, "run_seconds_by_arm_seed": by_arm, "spends_seeds": spends}
+            "run_seconds_by_arm_seed": by_arm}
 
 
 def sgemm_rate_per_worker(workers, build):
@@ -192,7 +186,8 @@ def main():
             sys.exit(f"report_stage_profile: --skip {a.skip!r} leaves no stage")
     rows = []
     for stage, folder in sorted(stages, key=lambda sf: sf[0]["finished"]):
-        row = {"stage": stage["stage"], "wall": stage["seconds"], "git_revision": stage.get("git_revision")}
+        row = {"stage": stage["stage"], "wall": stage["seconds"], "git_revision": stage.get("git_revision"),
+               "spends_seeds": "spending" in stage.get("config", {})}
         row.update(stage_profile(folder))
         row["floor"] = row["groups"]["training"] / a.workers
         row["use"] = row["run_seconds"] / (a.workers * row["wall"]) if row["wall"] > 0 else 0.0
@@ -243,7 +238,7 @@ def print_seed_budget(rows, k):
         if not by_arm:
             continue
         counts = sorted({len(v) for v in by_arm.values()})
-        f, e = fixed_seed_seconds(by_arm, k, r.get("spends_seeds", False)), sum(sum(v.values()) for v in by_arm.values())
+        f, e = fixed_seed_seconds(by_arm, k, r["spends_seeds"]), sum(sum(v.values()) for v in by_arm.values())
         first, every = first + f, every + e
         p = part["tuned" if r["stage"].endswith("-tuned") else "default"]
         p[0], p[1] = p[0] + f, p[1] + e
