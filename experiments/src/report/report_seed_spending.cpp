@@ -35,11 +35,12 @@ std::size_t first_decidable_seeds(double level, std::size_t limit) {
 
 namespace {
 
-// Whether `cap` seeds at the present estimate would leave the claim undecided (see the header).
+// Whether `cap` seeds at the present estimate would leave the claim undecided (see the header). Seeds without spread
+// estimate no sd, so they project nothing: the claim waits (the next seed can give it spread).
 bool hopeless(const json& s, double level, std::size_t cap) {
   const json& p = s.at("per_seed");
   const double sd = p.at("sd").get<double>(), mean = std::abs(p.at("mean").get<double>());
-  if (!(sd > 0)) return true;
+  if (!(sd > 0)) return false;
   const double c = anytime_radius_multiplier(cap, level);
   if (std::isinf(c)) return true;
   const double half = c * sd / std::sqrt(double(cap)), delta = s.value("smallest_effect", 0.0);
