@@ -19,6 +19,7 @@
 #include <fstream>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -29,15 +30,22 @@ namespace {
 
 const std::string kSource = DMLBENCH_SOURCE_DIR;
 
-// A claim row of a summary: per-seed differences m + spread z_k against 0 (one sample), delta 1.
-json claim_row(const std::string& id, double m, double spread, std::size_t seeds) {
-  static const std::vector<double> z = {0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.1, 0.25, -0.25, 0.15, -0.15};
+// A claim row of a summary: the per-seed values against 0 (one sample), delta 1.
+json claim_row_of(const std::string& id, std::vector<double> values) {
   ex::ClaimSides s;
-  for (std::size_t k = 0; k < seeds; ++k) s.treatment.push_back(m + spread * z[k % z.size()] * (1 + 0.01 * double(k)));
+  s.treatment = std::move(values);
   s.bound = 0;
   s.delta = 1;
   s.delta_reason = "a test";
   return {{"claim", id}, {"statistics", ex::claim_statistics(s)}};
+}
+
+// The same with per-seed differences m + spread z_k.
+json claim_row(const std::string& id, double m, double spread, std::size_t seeds) {
+  static const std::vector<double> z = {0.3, -0.2, 0.1, -0.4, 0.2, 0.0, -0.1, 0.1, 0.25, -0.25, 0.15, -0.15};
+  std::vector<double> values;
+  for (std::size_t k = 0; k < seeds; ++k) values.push_back(m + spread * z[k % z.size()] * (1 + 0.01 * double(k)));
+  return claim_row_of(id, std::move(values));
 }
 
 json summary_of(const std::vector<json>& rows) { return {{"variants", json::array({json{{"rows", rows}}})}}; }
@@ -208,16 +216,13 @@ TEST_CASE("seed spending: a claim without spread waits for a seed with spread, o
     asked.push_back(p.seeds);
     seeds = p.seeds;
   };
-  // every seed 2 until seed `spread_at`, then 2 - 0.3 (k - spread_at + 1): from that seed on the claim has spread,
-  // and its mean 2 against delta 1 with sd ~0.1 decides it at the next look
+  // every seed 2 until seed `spread_at`, then 2 - 0.1 (k - spread_at + 1): from that seed on the claim has spread,
+  // and its mean ~2 against delta 1 with sd ~0.04 decides it at the look after that seed
   const auto pinned = [&](int spread_at) {
     return [&, spread_at] {
-      ex::ClaimSides s;
-      for (int k = 1; k <= seeds; ++k) s.treatment.push_back(k < spread_at ? 2.0 : 2.0 - 0.1 * (k - spread_at + 1));
-      s.bound = 0;
-      s.delta = 1;
-      s.delta_reason = "a test";
-      return summary_of({json{{"claim", "c-pinned"}, {"statistics", ex::claim_statistics(s)}}});
+      std::vector<double> values;
+      for (int k = 1; k <= seeds; ++k) values.push_back(k < spread_at ? 2.0 : 2.0 - 0.1 * (k - spread_at + 1));
+      return summary_of({claim_row_of("c-pinned", std::move(values))});
     };
   };
   REQUIRE(ex::claim_statistics_testable(pinned(99)()["variants"][0]["rows"][0]["statistics"]));
