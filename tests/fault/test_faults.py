@@ -189,7 +189,30 @@ def start_until_checkpoint(args, folder):
         time.sleep(0.02)
     os.killpg(p.pid, signal.SIGKILL)
     p.wait()
+    # the group's other processes (a sweep's point runner) may still be exiting, their locks held: wait them out,
+    # or the next command finds the point "running" (what failed a CI run: "0 of 1 points to run")
+    assert group_exited(p.pid, 60), "a killed process of the group was still running 60 s after SIGKILL"
     return checkpoint_bytes(folder)
+
+
+def group_exited(pgid, seconds):
+    """Whether every process of the group has exited within `seconds`: gone, or a zombie, which holds no file and so
+    no lock (an orphan's zombie waits for whoever reaps orphans here, which need not be soon)."""
+    def running():
+        for d in Path("/proc").iterdir():
+            try:
+                stat = (d / "stat").read_text() if d.name.isdigit() else ""
+            except OSError:  # it exited while we looked
+                continue
+            fields = stat[stat.rfind(")") + 2:].split() if stat else []
+            if fields and int(fields[2]) == pgid and fields[0] != "Z":
+                return True
+        return False
+    for _ in range(int(seconds / 0.02)):
+        if not running():
+            return True
+        time.sleep(0.02)
+    return False
 
 
 def sweep_on_full_disk(disk_dir, want):

@@ -47,7 +47,8 @@ std::string path_under(const std::string& path, const std::string& root) {
 
 std::string existing_config_file(const std::string& path, const std::string& root, const std::string& where) {
   const std::string file = path_under(path, root);
-  if (!fs::exists(file)) throw config_error(where + ": config " + file + " does not exist");
+  std::error_code ec;  // a name the file system refuses (too long, ...) does not exist either
+  if (!fs::exists(file, ec)) throw config_error(where + ": config " + file + " does not exist");
   return file;
 }
 

@@ -326,6 +326,8 @@ void set_best_settings(json& source, const TuningSpec& t, const json& tuned, con
     if (!best.count(name) || !best[name].is_object())
       throw config_error(w + ": arm " + name + " has no best trial (every trial failed, or the arm was not tuned)");
     const auto& b = best[name];
+    if (!b.contains("params") || !b["params"].is_object() || !b.contains("epochs"))
+      throw config_error(w + ": arm " + name + "'s best trial lacks its \"params\" (an object) or its \"epochs\"");
     if (!arm.contains("set")) arm["set"] = json::object();
     for (auto it = b["params"].begin(); it != b["params"].end(); ++it) arm["set"][it.key()] = it.value();
     arm["set"]["schedule.epochs"] = b.at("epochs");

@@ -40,12 +40,18 @@ const ClaimRow* row_with_id(const std::vector<ClaimRow>& rows, const std::string
   return nullptr;
 }
 
+// j[key], or `absent` where a hand-edited results file has no such key (a const operator[] there would abort).
+json field_or(const json& j, const char* key, json absent) {
+  return j.is_object() && j.contains(key) ? j[key] : absent;
+}
+
 // "optimizer.lr 0.0021, loss.margin 0.31; 4 epochs"
 std::string settings_text(const json& best) {
   std::ostringstream o;
   o.precision(2);
   bool first = true;
-  for (auto it = best["params"].begin(); it != best["params"].end(); ++it) {
+  const json params = field_or(best, "params", json::object());
+  for (auto it = params.begin(); it != params.end(); ++it) {
     o << (first ? "" : ", ") << it.key() << " ";
     if (it.value().is_number())
       o << it.value().get<double>();
@@ -60,19 +66,21 @@ std::string settings_text(const json& best) {
 std::string study_table(const TunedReproduction& s) {
   std::ostringstream o;
   const auto& res = s.results;
+  const json objective = field_or(res, "objective", json::object()), budget = field_or(res, "budget", json::object());
   o << "Study `" << fs::path(s.results_file).filename().string() << "`: " << res.value("trials_per_arm", 0)
     << " TPE trials per arm on " << res.value("folds", 0) << " class-disjoint folds (level "
-    << res.value("fold_level", std::string("training")) << "), objective " << res["objective"].value("path", "")
-    << ", up to " << res["budget"].value("epochs", 0) << " epochs with patience " << res["budget"].value("patience", 0)
+    << res.value("fold_level", std::string("training")) << "), objective " << objective.value("path", "")
+    << ", up to " << budget.value("epochs", 0) << " epochs with patience " << budget.value("patience", 0)
     << "; git " << res.value("git_revision", "") << ", " << fixed1(res.value("wall_seconds", 0.0) / 60)
     << " min of trials.\n\n| arm | chosen settings | validation MAP@R | trials (failed) |\n|---|---|---|---|\n";
-  for (const auto& a : res["arms"]) {
+  for (const auto& a : field_or(res, "arms", json::array())) {
     int failed = 0;
-    for (const auto& t : a["trials"]) failed += t.value("state", "") == "failed" ? 1 : 0;
-    const auto& b = a["best"];
+    const json trials = field_or(a, "trials", json::array());
+    for (const auto& t : trials) failed += t.value("state", "") == "failed" ? 1 : 0;
+    const json b = a.value("best", json());
     o << "| " << markdown_cell(a.value("name", "")) << " | "
       << markdown_cell(b.is_object() ? settings_text(b) : "no complete trial") << " | "
-      << (b.is_object() ? fixed1(100 * b.value("objective", 0.0)) : "-") << " | " << a["trials"].size() << " ("
+      << (b.is_object() ? fixed1(100 * b.value("objective", 0.0)) : "-") << " | " << trials.size() << " ("
       << failed << ") |\n";
   }
   return o.str();
@@ -137,7 +145,8 @@ json tuned_verdicts_json(const TunedVerdicts& t, const std::vector<ClaimRow>& de
   }
   for (const auto& s : t.studies) {
     json arms = json::array();
-    for (const auto& a : s.results["arms"]) arms.push_back({{"arm", a.value("name", "")}, {"best", a["best"]}});
+    for (const auto& a : field_or(s.results, "arms", json::array()))
+      arms.push_back({{"arm", a.value("name", "")}, {"best", a.value("best", json())}});
     studies.push_back({{"stage", s.tuned.stage}, {"default_stage", s.default_stage},
                        {"results", fs::path(s.results_file).filename().string()},
                        {"space_hash", s.results.value("space_hash", "")}, {"arms", arms}});

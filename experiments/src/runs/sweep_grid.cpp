@@ -36,10 +36,27 @@ std::string value_text(const json& v) { return v.is_string() ? v.get<std::string
 
 namespace {
 
+// The most points one sweep makes: ten job arrays of Slurm's default MaxArraySize (1001). A grid past it is refused
+// before any point is made (a seed count or an axis product could otherwise fill the memory).
+constexpr std::size_t kMaxSweepPoints = 10000;
+
+void check_point_count(std::size_t n, const std::string& where) {
+  if (n > kMaxSweepPoints)
+    throw config_error(where + ": over " + std::to_string(kMaxSweepPoints) + " points; split it into smaller sweeps");
+}
+
+// The product of counts, saturated just past kMaxSweepPoints (no overflow).
+std::size_t capped_product(const std::vector<std::size_t>& counts) {
+  std::size_t n = 1;
+  for (const auto c : counts) n = c == 0 ? 0 : std::min(n * std::min(c, kMaxSweepPoints + 1), kMaxSweepPoints + 1);
+  return n;
+}
+
 std::vector<std::uint64_t> read_seeds(const json& v, const std::string& where) {
   std::vector<std::uint64_t> out;
   if (v.is_number_integer()) {  // "seeds": N = 1..N
     if (v.get<long long>() < 1) throw config_error(where + ": seeds must be >= 1");
+    check_point_count(std::size_t(v.get<long long>()), where + ": seeds " + v.dump());
     for (long long k = 1; k <= v.get<long long>(); ++k) out.push_back(std::uint64_t(k));
     return out;
   }
@@ -134,10 +151,13 @@ void read_reproduction_grid(const json& j, const std::string& w, const std::stri
   if (j.contains("axes")) {
     check_only_keys(j["axes"], {"seed"}, w + ": axes (a reproduction grid's axes are its arms, variants and seeds; "
                                             "put other changes in \"set\" or a reproduction variant)");
-    g.seeds = read_seeds(j["axes"]["seed"], w + ": axes.seed");
+    g.seeds = read_seeds(required_field(j["axes"], "seed", w + ": axes"), w + ": axes.seed");
   }
-  if (g.seeds.empty())
-    for (int k = 1; k <= g.reproduction->profiles.at(g.profile).seeds; ++k) g.seeds.push_back(std::uint64_t(k));
+  if (g.seeds.empty()) {
+    const int n = g.reproduction->profiles.at(g.profile).seeds;
+    check_point_count(std::size_t(std::max(n, 0)), w + ": profile " + g.profile + "'s seeds");
+    for (int k = 1; k <= n; ++k) g.seeds.push_back(std::uint64_t(k));
+  }
 }
 
 // A command grid's command and what it runs from: train a run config file, sim collapse the options in "set".
@@ -283,8 +303,11 @@ void add_reproduction_points(SweepPlan& plan, const std::string& repo_root) {
   const Reproduction rr = with_arms(r, g.arm_names);
   std::vector<std::string> set = config_overrides(g.set, g.file + ": set");
   set.insert(set.end(), plan.cli_set.begin(), plan.cli_set.end());
-  const auto runs = plan_reproduction_runs(r, r.profiles.at(g.profile), selected_variants(r, g.variant_names),
-                                           rr.arms, g.seeds, set, plan.dir, repo_root);
+  const auto variants = selected_variants(r, g.variant_names);
+  check_point_count(capped_product({std::max<std::size_t>(variants.size(), 1), rr.arms.size(), g.seeds.size()}),
+                    g.file);
+  const auto runs = plan_reproduction_runs(r, r.profiles.at(g.profile), variants, rr.arms, g.seeds, set, plan.dir,
+                                           repo_root);
   for (const auto& run : runs) {
     SweepPoint p;
     p.index = plan.points.size();
@@ -420,6 +443,9 @@ void set_train_command(SweepPoint& p, const json& opts, const CommandPoints& c) 
 // A command grid's points: arms x axis combinations x seeds, each in its own folder.
 void add_command_points(SweepPlan& plan, const CommandPoints& c) {
   const bool sim = c.g.command == "sim collapse";
+  std::vector<std::size_t> counts{std::max<std::size_t>(c.g.arms.size(), 1), c.g.seeds.size()};
+  for (const auto& axis : c.g.axes) counts.push_back(axis.second.size());
+  check_point_count(capped_product(counts), c.g.file);
   const auto combos = axis_combinations(c.g.axes);
   std::vector<SweepArm> arms = c.g.arms;
   if (arms.empty()) arms.push_back({"", json::object()});
@@ -476,6 +502,21 @@ json SweepPlan::to_json() const {
 
 namespace {
 
+// A point's folder or result file as sweep.json names it: a relative path below the sweep folder, each part a name
+// the file system takes (a damaged file could otherwise point a run outside the sweep, or make a probe throw).
+void check_point_path(const std::string& path, const std::string& what, const std::string& where) {
+  const auto refuse = [&](const std::string& why) {
+    throw std::runtime_error(where + ": " + what + " " + json(path).dump() + " " + why + ": a damaged sweep.json");
+  };
+  if (path.empty() || fs::path(path).is_absolute()) refuse("is not a relative path");
+  if (std::any_of(path.begin(), path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; }))
+    refuse("holds a control character");
+  for (const auto& part : fs::path(path)) {
+    if (part == "..") refuse("leaves the sweep folder");
+    if (part.string().size() > 255) refuse("has a part longer than 255 bytes");
+  }
+}
+
 // sweep.json's plan; json::exception for a missing or mistyped key, std::runtime_error for points out of order.
 SweepPlan sweep_plan_of(const json& j, const std::string& dir, const std::string& repo_root) {
   SweepPlan plan;
@@ -495,6 +536,9 @@ SweepPlan sweep_plan_of(const json& j, const std::string& dir, const std::string
     s.args = p.at("args").get<std::vector<std::string>>();
     s.result = p.at("result").get<std::string>();
     s.depends = p.at("depends").get<long>();
+    const std::string where = dir + "/sweep.json: point " + std::to_string(plan.points.size());
+    check_point_path(s.name, "name", where);
+    check_point_path(s.result, "result", where);
     if (s.index != plan.points.size() || s.depends < -1 || s.depends >= long(s.index))
       throw std::runtime_error(dir + "/sweep.json: point " + std::to_string(plan.points.size()) +
                                " is out of order (index " + std::to_string(s.index) + ", depends on " +

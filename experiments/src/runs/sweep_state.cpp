@@ -58,7 +58,8 @@ json read_json(const fs::path& f) {
 PointStatus point_status(const SweepPlan& plan, const SweepPoint& p, std::size_t tail_lines) {
   const fs::path d = point_dir(plan, p);
   PointStatus s;
-  if (fs::is_regular_file(d / p.result)) {
+  std::error_code ec;  // a probe that fails reads as "not there"
+  if (fs::is_regular_file(d / p.result, ec)) {
     s.state = PointState::done;
     return s;
   }
@@ -66,7 +67,7 @@ PointStatus point_status(const SweepPlan& plan, const SweepPoint& p, std::size_t
     s.state = PointState::running;
     return s;
   }
-  if (fs::is_regular_file(d / kSweepStatus)) {
+  if (fs::is_regular_file(d / kSweepStatus, ec)) {
     json st;
     try {
       st = read_json(d / kSweepStatus);
@@ -82,7 +83,7 @@ PointStatus point_status(const SweepPlan& plan, const SweepPoint& p, std::size_t
     s.log_tail = file_tail((d / kSweepLog).string(), tail_lines);
     return s;
   }
-  if (fs::exists(d / kSweepLog)) {
+  if (fs::exists(d / kSweepLog, ec)) {
     s.state = PointState::interrupted;
     s.detail = "started, no exit status: killed with its task or its node, or its status found no room on a full disk";
     s.log_tail = file_tail((d / kSweepLog).string(), tail_lines);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 using namespace dmlbench::experiments;
@@ -140,4 +141,14 @@ TEST_CASE("the tuned variant trains each arm's best trial for its chosen epochs,
   failed["arms"][2]["best"] = nullptr;
   CHECK_THROWS_WITH(with_tuned_settings(htl, failed, "htl_omniglot.json", kRepo),
                     Catch::Contains("arm htl has no best trial"));
+  // a best trial without its params (an object) or its epochs: one line naming the arm (params missing aborted on an
+  // assertion before; tests/fuzz/regressions/tuned_results/best-without-params.json)
+  for (const auto& edit : std::vector<std::function<void(json&)>>{
+           [](json& b) { b.erase("params"); }, [](json& b) { b.erase("epochs"); },
+           [](json& b) { b["params"] = json::array({1, 2}); }}) {
+    auto partial = tuned;
+    edit(partial["arms"][2]["best"]);
+    CHECK_THROWS_WITH(with_tuned_settings(htl, partial, "htl_omniglot.json", kRepo),
+                      Catch::Contains("htl_omniglot.json: arm htl's best trial lacks its \"params\""));
+  }
 }

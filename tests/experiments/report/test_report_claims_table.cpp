@@ -291,6 +291,14 @@ TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the def
   CHECK(j["claims"][1]["mark"] == "fragile");
   CHECK(j["studies"][0]["arms"][0]["best"]["epochs"] == 4);
   CHECK(ex::tuned_verdicts_markdown(ex::TunedVerdicts{}, defaults, ex::PAdjustment::holm).empty());
+  // a hand-edited results file without objective, budget, an arm's trials or best: rendered as absent (each was a
+  // const operator[], an assertion abort), the control above renders them
+  t.studies[0].results = {{"arms", {{{"name", "random"}}, {{"name", "eps"}, {"best", {{"epochs", 2}}}}}}};
+  const auto bare = ex::tuned_verdicts_markdown(t, defaults, ex::PAdjustment::holm);
+  CHECK_THAT(bare, Catch::Contains("objective , up to 0 epochs"));
+  CHECK_THAT(bare, Catch::Contains("| random | no complete trial | - | 0 (0) |"));
+  CHECK_THAT(bare, Catch::Contains("| eps | ; 2 epochs |"));
+  CHECK(ex::tuned_verdicts_json(t, defaults)["studies"][0]["arms"][0]["best"].is_null());
 }
 
 // Issue 49 item 2: [LCC] Table 1 R@5 on the train digits was significant against the paper at the default settings

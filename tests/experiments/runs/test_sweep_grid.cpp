@@ -14,6 +14,7 @@
 #include <functional>
 #include <fstream>
 #include <set>
+#include <tuple>
 
 using namespace dmlbench::experiments;
 using json = nlohmann::ordered_json;
@@ -203,6 +204,52 @@ TEST_CASE("a reproduction grid's points are reproduce's runs: arms x seeds, <arm
     "arms": ["bsae"]})"), Contains("match no arm"));
   CHECK_THROWS_WITH(grid_of(R"({"name": "t", "reproduction": "experiments/reproductions/lcc_omniglot_1_trip.json",
     "axes": {"loss.margin": [0.1]}})"), Contains("axes"));
+}
+
+TEST_CASE("a grid past 10,000 points, a reproduction's axes without a seed and a damaged sweep.json's point names "
+          "are each one error, before any point is made or probed", "[experiments][sweep]") {
+  using Catch::Matchers::Contains;
+  // the count: a seed count (before 4e9 seeds filled the memory), then arms x axes x seeds, counted without overflow
+  json many = sim_grid();
+  many["seeds"] = 4000000000LL;
+  CHECK_THROWS_WITH(parse_sweep_grid(many, "grid.json", kRepo), Contains("over 10000 points"));
+  many["seeds"] = 1000;  // 2 arms x 4 axis points x 1000 seeds = 8,000: the control expands
+  CHECK(expand_sweep(parse_sweep_grid(many, "grid.json", kRepo), "/s", {}, kRepo).points.size() == 8000u);
+  many["seeds"] = 1300;  // 10,400
+  CHECK_THROWS_WITH(expand_sweep(parse_sweep_grid(many, "grid.json", kRepo), "/s", {}, kRepo),
+                    Contains("grid.json: over 10000 points"));
+  many["seeds"] = 2;  // five axes of ten values: 2 arms x 10^5 x 2 seeds, refused before the combinations are built
+  many["axes"] = json::object();
+  for (const char* k : {"n", "dim", "restarts", "classes"})
+    for (int v = 0; v < 10; ++v) many["axes"][k].push_back(v + 2);
+  for (int v = 0; v < 10; ++v) many["axes"]["p-correct"].push_back(0.9 + 0.01 * v);
+  CHECK_THROWS_WITH(expand_sweep(parse_sweep_grid(many, "grid.json", kRepo), "/s", {}, kRepo),
+                    Contains("over 10000 points"));
+  // a reproduction grid's axes hold only the seed axis, and must hold it
+  CHECK_THROWS_WITH(grid_of(R"({"name": "t", "reproduction": "experiments/reproductions/lcc_table1.json",
+    "axes": {}})"), Contains("axes: \"seed\" is required"));
+  CHECK(grid_of(R"({"name": "t", "reproduction": "experiments/reproductions/lcc_table1.json",
+    "axes": {"seed": [3, 4]}})").seeds == std::vector<std::uint64_t>{3, 4});
+  // sweep.json's point names and result files: paths below the sweep folder, names the file system takes
+  ScratchDir s("dmlbench-sweep-damaged");
+  const auto plan = expand_sweep(parse_sweep_grid(sim_grid(), "grid.json", kRepo), s.root(), {}, kRepo);
+  const json state = plan.to_json();
+  write(fs::path(s.root()) / "sweep.json", state.dump());
+  CHECK(read_sweep_plan(s.root(), kRepo).points.size() == plan.points.size());  // the control reads back
+  const std::string long_part(300, 'x');
+  for (const auto& [key, value, why] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"name", "../elsewhere", "leaves the sweep folder"},
+           {"name", "/tmp/abs", "is not a relative path"},
+           {"name", "all/seed1\n" + long_part, "holds a control character"},
+           {"name", "all/" + long_part, "longer than 255 bytes"},
+           {"result", "../result.json", "leaves the sweep folder"}}) {
+    json damaged = state;
+    damaged["points"][1][key] = value;
+    write(fs::path(s.root()) / "sweep.json", damaged.dump());
+    INFO(key << " " << why);
+    CHECK_THROWS_WITH(read_sweep_plan(s.root(), kRepo), Contains("point 1: " + key) && Contains(why) &&
+                                                            Contains("a damaged sweep.json") && !Contains("\n"));
+  }
 }
 
 TEST_CASE("every grid file in experiments/sweeps expands", "[experiments][sweep]") {
