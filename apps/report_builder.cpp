@@ -163,11 +163,20 @@ void spend_seeds(const ex::Stage& s, const std::string& dir, json& printed, cons
       [&](const ex::SeedLook& look) { std::cerr << "[report]   " << ex::seed_look_text(look, sp.level()) << std::endl; });
 }
 
-// Readies the stage folder; returns its log. Outputs of another config are removed first, so that nothing stale (a
-// training checkpoint, say) is resumed; a run of this same config that was killed keeps its outputs and resumes.
-std::string prepare_stage_dir(const ex::Stage& s, const std::string& dir) {
+// Readies the stage folder; returns its log. The outputs of another config are moved aside (previous_stage_dir), where
+// the runs they hold are read back by key (run_key.hpp), never resumed: nothing stale is resumed, and a change that
+// leaves a run's key as it was trains nothing again. A run of this same config that was killed keeps its outputs and
+// resumes.
+std::string prepare_stage_dir(const Run& run, const ex::Stage& s, const std::string& dir) {
   const std::string marker = dir + "/stage_hash.txt";
-  if (fs::exists(dir) && (!fs::exists(marker) || ex::read_text_file(marker) != s.hash + "\n")) fs::remove_all(dir);
+  if (fs::exists(dir) && (!fs::exists(marker) || ex::read_text_file(marker) != s.hash + "\n")) {
+    // beside any earlier outputs still held there (a run of another config that was cut short)
+    const fs::path prev = ex::previous_stage_dir(run.cfg, s.name);
+    int n = 1;
+    while (fs::exists(prev / std::to_string(n))) ++n;
+    fs::create_directories(prev);
+    fs::rename(dir, prev / std::to_string(n));
+  }
   fs::create_directories(dir);
   fs::remove(dir + "/stage.json");
   ex::write_file_atomically(marker, s.hash + "\n");
@@ -176,11 +185,32 @@ std::string prepare_stage_dir(const ex::Stage& s, const std::string& dir) {
   return log;
 }
 
+// The record of a stage's last run, in the work folder or else in the report's stage store; null where there is none.
+json last_record(const ReportConfig& cfg, const ex::Stage& s) {
+  for (const fs::path& rec : {fs::path(cfg.work) / s.name / "stage.json", fs::path(ex::stage_store_dir(cfg)) / s.name / "stage.json"})
+    try {
+      if (fs::exists(rec)) return ex::read_json_file(rec.string());
+    } catch (const std::exception&) {
+    }
+  return json();
+}
+
+// One line: why stage s runs again (the parts of its config and the code files that moved since its last run).
+std::string why_text(const ReportConfig& cfg, const ex::Stage& s) {
+  const json rec = last_record(cfg, s);
+  if (rec.is_null()) return "no earlier run";
+  const auto why = ex::stage_hash_changes(s, rec);
+  std::string text;
+  for (std::size_t i = 0; i < why.size() && i < 6; ++i) text += (i ? "; " : "") + why[i];
+  if (why.size() > 6) text += "; and " + std::to_string(why.size() - 6) + " more";
+  return text.empty() ? "its outputs are incomplete" : text;
+}
+
 // Runs stage k (it is selected and not current) and writes its record.
 void execute_stage(Run& run, std::size_t k) {
   const auto& s = run.stages[k];
   const std::string dir = run.cfg.work + "/" + s.name;
-  const std::string log = prepare_stage_dir(s, dir);
+  const std::string log = prepare_stage_dir(run, s, dir);
   const auto t0 = Clock::now();
   if (s.notebooks)
     for (const auto& o : s.outputs) fs::remove(dir + "/" + o);
@@ -190,8 +220,9 @@ void execute_stage(Run& run, std::size_t k) {
   run.estimate[k] = 0;
   json j = {{"stage", s.name},          {"title", s.title},       {"profile", run.cfg.profile}, {"config_hash", s.hash},
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
-            {"machine", ex::machine_record()}, {"config", s.config}};
+            {"machine", ex::machine_record()}, {"config", s.config}, {"code_files", s.code_files}};
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
+  fs::remove_all(ex::previous_stage_dir(run.cfg, s.name));  // every run it held that this config has is read back
   if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));  // a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
@@ -229,7 +260,7 @@ void run_stage(Run& run, std::size_t k) {
     return;
   }
   std::cerr << head.str() << s.title << " (estimate " << duration(run.estimate[k]) << ", report ETA "
-            << duration(seconds_left(run, k)) << ")" << std::endl;
+            << duration(seconds_left(run, k)) << ")\n[report]   runs because: " << why_text(run.cfg, s) << std::endl;
   execute_stage(run, k);
 }
 
@@ -277,17 +308,35 @@ void assemble(const Run& run, const std::string& out_new) {
   ex::swap_in_report(out_new, cfg.out);  // the old report stays until the new one is complete
 }
 
+// `report --explain`: each stage's state against its last run (work folder, then stage store), nothing run.
+int explain_report(const Run& run) {
+  for (const auto& s : run.stages) {
+    std::cout << s.name << ": ";
+    if (!ex::stage_selected(run.cfg, s.name))
+      std::cout << "not selected\n";
+    else if (ex::current_stage_record(run.cfg, s))
+      std::cout << "current (config hash " << s.hash << ")\n";
+    else if (ex::stored_stage_record(run.cfg, s))
+      std::cout << "restored from " << ex::stage_store_dir(run.cfg) << " (config hash " << s.hash << ")\n";
+    else
+      std::cout << "runs (config hash " << s.hash << "): " << why_text(run.cfg, s) << "\n";
+  }
+  std::cout << "report: assembled from the stages (its own code is read at every run)\n";
+  return 0;
+}
+
 }  // namespace
 
 int run_report(const ReportConfig& cfg) {
   Run run{cfg, fs::path(cfg.notebooks).parent_path().string(), cfg.notebooks + "/figures.json",
           ex::tree_revision(cfg.source_dir, ex::stage_store_dir(cfg)), {}, {}, {}, {}, Clock::now()};
-  ex::check_report_provenance(cfg, run.revision);  // before any stage runs
   run.manifest = checked_manifest(cfg, run.manifest_path);
   run.stages = ex::plan_report_stages(cfg);
   check_stage_names(run.stages, cfg);
   ex::hash_stages(run.stages, cfg, run.manifest, run.manifest_path);
   run.estimate = ex::stage_estimates(run.stages, cfg);
+  if (cfg.explain) return explain_report(run);
+  ex::check_report_provenance(cfg, run.revision);  // before any stage runs
   // one report at a time into a work folder and into an output folder (issue 52), from before the first write; the
   // output is replaced by a rename, so its lock file lies beside it
   const auto work_lock = ex::FolderLock::take(cfg.work);

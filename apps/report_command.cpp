@@ -1,5 +1,6 @@
 // dmlbench report: run every stage (theory, sims, experiments), execute the notebooks, write reports/REPORT.md.
 #include "dmlbench/experiments/reproduction.hpp"
+#include "repository_dir.hpp"
 #include "commands.hpp"
 
 #include "report_builder.hpp"
@@ -28,7 +29,7 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto* rep = app.add_subcommand("report", "regenerate every figure and the claims table: run the stages whose "
                                            "config changed, execute the notebooks, write REPORT.md");
   auto cfg = std::make_shared<report::ReportConfig>();
-  const std::string src = DMLBENCH_SOURCE_DIR;
+  const std::string src = repository_dir();
   cfg->out = src + "/reports";
   cfg->work = src + "/out/report";
   cfg->notebooks = src + "/notebooks";
@@ -69,6 +70,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
                                       "report (default: bench/results/kernel_recurrence.json for the default "
                                       "profile, where it exists; none: no record)");
   rep->add_flag("--force", cfg->force, "rerun every selected stage even when its config hash is unchanged");
+  rep->add_flag("--explain", cfg->explain, "run nothing: say for each stage whether it is current, restored from the "
+                                           "stage store or runs, and why (the config parts and code files that moved)");
   rep->add_flag("--allow-dirty", cfg->allow_dirty, "write the committed reports/ from a tree with uncommitted changes "
                                                     "(refused otherwise; the report then says it cannot be regenerated "
                                                     "exactly)");

@@ -1,6 +1,7 @@
 // dmlbench sweep: a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one Slurm job array; its status
 // and its merged summary (issue 16).
 #include "commands.hpp"
+#include "repository_dir.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/folder_lock.hpp"
@@ -35,7 +36,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kRepo = DMLBENCH_SOURCE_DIR;
+const std::string kRepo = dmlbench::app::repository_dir();
 
 std::string self_exe() { return fs::read_symlink("/proc/self/exe").string(); }
 

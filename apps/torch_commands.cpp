@@ -1,5 +1,6 @@
 // Entry point of the LibTorch sub-commands (info, train, reproduce, eval), called by apps/ through dlopen.
 #include "dmlbench/experiments/candidate_scan.hpp"
+#include "repository_dir.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/device.hpp"
 #include "dmlbench/experiments/heap_policy.hpp"
@@ -36,7 +37,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kRepo = DMLBENCH_SOURCE_DIR;
+const std::string kRepo = dmlbench::app::repository_dir();
 
 struct ReproduceRequest {
   std::string file, profile = "default", out, variant, tuned;
@@ -45,49 +46,101 @@ struct ReproduceRequest {
   int seeds = 0;  // 0: the profile's
   int jobs = 0;   // 0: the profile's
   bool resume = false;
+  bool reuse = true;                    // a finished run of the same key is read back, not trained again
+  std::vector<std::string> reuse_from;  // where else such runs are looked for (besides the committed store)
 };
 
-// Each run in its own `dmlbench train` process, `jobs` at a time (each trains on one thread as before, so a run's
-// numbers do not depend on the job count); its output in <run>/train_log.txt. Returns the runs' metrics.json in run
-// order; the first failure ends it (once the runs still going have finished) with the tail of its log.
-std::vector<json> run_as_processes(const ex::Reproduction& r, const std::vector<ex::ReproductionRun>& runs, int jobs,
-                                   bool resume) {
+// The stores a reproduction's runs are looked for in: those given, then the committed report's (reports/stages).
+std::vector<std::string> run_stores(const std::vector<std::string>& given) {
+  auto stores = given;
+  stores.push_back(kRepo + "/reports/stages");
+  return stores;
+}
+
+// The options every run of a reproduction trains under; its work root is the folder its --out lies in (the
+// report's work folder, whose stage store writes it ${WORK}).
+ex::RunOptions run_options(const ReproduceRequest& q, const std::string& run_dir) {
+  ex::RunOptions o{run_dir, q.resume, DMLBENCH_GIT_REV};
+  o.reuse_finished = q.reuse;
+  o.reuse_from = run_stores(q.reuse_from);
+  o.source_dir = kRepo;
+  o.work_root = fs::absolute(q.out).lexically_normal().parent_path().string();
+  return o;
+}
+
+// Each run not yet finished in its own `dmlbench train` process, `jobs` at a time (each trains on one thread as
+// before, so a run's numbers do not depend on the job count); its output in <run>/train_log.txt. `metrics` holds the
+// runs read back already (null for the others); those run here are filled in. The first failure ends it (once the
+// runs still going have finished) with the tail of its log.
+void run_as_processes(const ex::Reproduction& r, const std::vector<ex::ReproductionRun>& runs, const ReproduceRequest& q,
+                      int jobs, std::vector<json>& metrics) {
   const std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
   std::vector<ex::PoolJob> pool;
-  for (const auto& run : runs) {  // one that starts from another run's weights waits for that run to finish
-    ex::PoolJob job{argv0, (fs::path(run.dir) / "train_log.txt").string(), false, run.depends, false};
+  std::vector<std::size_t> run_of;  // pool job -> run
+  std::map<std::size_t, long> job_of;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!metrics[i].is_null()) continue;
+    const auto& run = runs[i];
+    // one that starts from another run's weights waits for that run to finish (when that one runs here too)
+    const long after = run.depends >= 0 && job_of.count(std::size_t(run.depends)) ? job_of[std::size_t(run.depends)] : -1;
+    ex::PoolJob job{argv0, (fs::path(run.dir) / "train_log.txt").string(), false, after, false};
     for (const auto& kv : run.set) job.argv.insert(job.argv.end(), {"--set", kv});
-    job.argv.insert(job.argv.end(), {"--out", run.dir});
-    if (resume) job.argv.insert(job.argv.end(), {"--resume", "--reuse-finished"});
+    const auto o = run_options(q, run.dir);
+    job.argv.insert(job.argv.end(), {"--out", run.dir, "--work-root", o.work_root});
+    if (q.resume) job.argv.push_back("--resume");
+    if (q.reuse) job.argv.push_back("--reuse-finished");
+    for (const auto& d : q.reuse_from) job.argv.insert(job.argv.end(), {"--reuse-from", d});
+    job_of[i] = long(pool.size());
+    run_of.push_back(i);
     pool.push_back(job);
   }
   ex::PoolOptions o;
   o.jobs = jobs;
   o.stop_on_failure = true;
   o.what = "the reproduction's jobs";
-  o.on_start = [&](std::size_t i) {
-    const auto& run = runs[i];
-    std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << " started: "
+  o.on_start = [&](std::size_t j) {
+    const auto& run = runs[run_of[j]];
+    std::cerr << "[reproduce] " << r.id << " run " << run_of[j] + 1 << "/" << runs.size() << " started: "
               << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed
-              << " (log " << pool[i].log_path << ")" << std::endl;
+              << " (log " << pool[j].log_path << ")" << std::endl;
   };
   o.progress_text = [](const ex::PoolProgress& p) {
-    return "[reproduce] " + std::to_string(p.finished) + "/" + std::to_string(p.total) + " runs done, " +
+    return "[reproduce] " + std::to_string(p.finished) + "/" + std::to_string(p.total) + " runs trained, " +
            ex::seconds_text(p.seconds) + ", ETA " + ex::seconds_text(p.eta_seconds());
   };
   std::string failure;  // the first run to fail
-  o.on_finish = [&](std::size_t i, const ex::JobOutcome& out) {
+  o.on_finish = [&](std::size_t j, const ex::JobOutcome& out) {
     if (out.state == ex::JobState::failed && failure.empty())
-      failure = "run " + runs[i].dir + " failed; its log:\n" + out.log_tail;
+      failure = "run " + runs[run_of[j]].dir + " failed; its log:\n" + out.log_tail;
   };
-  ex::run_pool(pool, o);
+  if (!pool.empty()) ex::run_pool(pool, o);
   if (!failure.empty()) throw std::runtime_error(failure);
-  std::vector<json> metrics;
-  for (const auto& run : runs) {
-    std::ifstream in(fs::path(run.dir) / "metrics.json");
-    if (!in) throw std::runtime_error("run " + run.dir + " finished without metrics.json");
-    metrics.push_back(json::parse(in));
+  for (const std::size_t i : run_of) {
+    std::ifstream in(fs::path(runs[i].dir) / "metrics.json");
+    if (!in) throw std::runtime_error("run " + runs[i].dir + " finished without metrics.json");
+    metrics[i] = json::parse(in);
   }
+}
+
+// The runs already finished under their keys, read back in order (a run that starts from another comes after it, so
+// its key can name that run's): a run folder's own, or a copy from a store. Null for each run that must train.
+std::vector<json> finished_runs(const std::vector<ex::ReproductionRun>& runs, const ReproduceRequest& q) {
+  std::vector<json> metrics(runs.size());
+  if (!q.reuse) return metrics;
+  std::ostringstream quiet;  // the runs' own logs say where each came from; here, a count
+  std::size_t read = 0;
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    if (runs[i].depends < 0 || !metrics[std::size_t(runs[i].depends)].is_null())
+      if (auto m = ex::read_finished_run(runs[i].config, run_options(q, runs[i].dir), quiet)) {
+        metrics[i] = std::move(*m);
+        ++read;
+      }
+  std::cerr << "[reproduce] " << read << " of " << runs.size() << " runs finished before under the same run key "
+            << "(config, trainer code, threads, device): read back, not trained\n";
+  std::istringstream lines(quiet.str());  // but a damaged copy is said, one line each
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("does not match") != std::string::npos || line.find(" is missing") != std::string::npos)
+      std::cerr << line << "\n";
   return metrics;
 }
 
@@ -133,23 +186,24 @@ void reproduce(const ReproduceRequest& q) {
                              "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
   const auto lock = ex::FolderLock::take(q.out);  // one writer per folder (issue 52), from before its first write
   std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
-  const auto t0 = std::chrono::steady_clock::now();
+  auto metrics = finished_runs(runs, q);
   const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
-  if (jobs > 1) {
-    const auto metrics = run_as_processes(r, runs, jobs, q.resume);
-    for (std::size_t i = 0; i < runs.size(); ++i) results[runs[i].variant][runs[i].arm].push_back(metrics[i]);
-  }
+  if (jobs > 1) run_as_processes(r, runs, q, jobs, metrics);
+  const auto t0 = std::chrono::steady_clock::now();
+  std::size_t trained = 0, to_train = 0;
+  for (const auto& m : metrics) to_train += m.is_null() ? 1 : 0;
   for (std::size_t i = 0; jobs <= 1 && i < runs.size(); ++i) {
+    if (!metrics[i].is_null()) continue;
     const auto& run = runs[i];
     std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << ": "
               << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed << std::endl;
-    ex::RunOptions o{run.dir, q.resume, DMLBENCH_GIT_REV};
-    o.reuse_finished = q.resume;  // the runs a later look finds finished are read back (issue 49: seeds added)
-    results[run.variant][run.arm].push_back(ex::train_run(run.config, o, std::cerr));
+    metrics[i] = ex::train_run(run.config, run_options(q, run.dir), std::cerr);
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cerr << "[reproduce] " << i + 1 << "/" << runs.size() << " runs done, " << std::fixed << std::setprecision(0)
-              << el << " s, ETA " << el / double(i + 1) * double(runs.size() - i - 1) << " s" << std::endl;
+    ++trained;
+    std::cerr << "[reproduce] " << trained << "/" << to_train << " runs trained, " << std::fixed << std::setprecision(0)
+              << el << " s, ETA " << el / double(trained) * double(to_train - trained) << " s" << std::endl;
   }
+  for (std::size_t i = 0; i < runs.size(); ++i) results[runs[i].variant][runs[i].arm].push_back(metrics[i]);
   json summary =
       ex::reproduction_summary(rr, variants, q.profile, seeds, q.set, runs.front().config.resolved, DMLBENCH_GIT_REV, results);
   if (!arm_seeds.empty()) {  // each arm's seeds as run (an init_from arm raised to its dependants')
@@ -162,13 +216,8 @@ void reproduce(const ReproduceRequest& q) {
   std::cout << "wrote " << (fs::path(q.out) / "summary.json").string() << "\n";
 }
 
-}  // namespace
-
-extern "C" int dmlbench_torch_command(int argc, char** argv) {
-  ex::keep_freed_memory_in_heap();
-  CLI::App app{"dmlbench LibTorch commands"};
-  app.name("dmlbench");
-  app.require_subcommand(1);
+// dmlbench info: the libraries, the BLAS and threads, the device --device auto selects.
+void add_info_command(CLI::App& app) {
   auto* info = app.add_subcommand("info", "versions of the libraries, the BLAS and threads in use, and the device "
                                           "--device auto selects");
   info->callback([] {
@@ -181,41 +230,11 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
               << "widest this CPU runs; DMLBENCH_SCAN_ISA picks another)\n"
               << "--device auto selects: " << ex::resolve_device("auto") << "\n";
   });
-  ex::add_eval_command(app);
-  ex::add_tune_command(app);
+}
 
-  // dmlbench train --config FILE [--set key=value ...] --out DIR
-  auto* train = app.add_subcommand("train", "train one run from a run config (experiments/configs/*.json)");
-  train->require_subcommand(0, 1);
-  auto config = std::make_shared<std::string>();
-  auto sets = std::make_shared<std::vector<std::string>>();
-  auto out = std::make_shared<std::string>();
-  auto resume = std::make_shared<bool>(false);
-  auto max_steps = std::make_shared<long>(-2);
-  auto device = std::make_shared<std::string>();
-  auto print_schema = std::make_shared<bool>(false);
-  auto trace_steps = std::make_shared<long>(0);
-  train->add_option("--config", *config, "run config (JSON); its schema: experiments/README.md or --schema");
-  train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
-  train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
-  train->add_flag("--resume", *resume, "continue from the run folder's checkpoint");
-  auto resume_changed = std::make_shared<bool>(false);
-  train->add_flag("--resume-changed", *resume_changed, "--resume, also from a checkpoint of another config (e.g. a "
-                                                       "lower optimizer.lr after a divergence); what changed is logged "
-                                                       "and kept in metrics.json");
-  auto reuse_finished = std::make_shared<bool>(false);
-  train->add_flag("--reuse-finished", *reuse_finished, "with --resume: a run that has finished under this config and "
-                                                       "revision is read back (its metrics.json), not evaluated again "
-                                                       "(reproduce --resume passes it)");
-  train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
-  train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
-  train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
-  train->add_option("--trace-steps", *trace_steps, "write the starting weights and the first N steps' batches to "
-                                                   "OUT/trace (a reference replays them: bench/glyph_training_bench.py)")
-      ->check(CLI::NonNegativeNumber);
-
-  // the alias of the [LCC] Table 1 reproduction, with the flags it always had
-  auto* eo = train->add_subcommand("mnist-evenodd", "[LCC] Sec 5.1 (alias of `reproduce --file "
+// `train mnist-evenodd`: the alias of the [LCC] Table 1 reproduction, with the flags it always had.
+CLI::App* add_evenodd_alias(CLI::App& train) {
+  auto* eo = train.add_subcommand("mnist-evenodd", "[LCC] Sec 5.1 (alias of `reproduce --file "
                                                     "experiments/reproductions/lcc_table1.json`): triplet vs triplet + "
                                                     "EPS on even/odd labels, Recall@K with digit labels");
   struct EvenOddFlags {
@@ -266,6 +285,48 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
              "schedule.max_steps=" + std::to_string(f->max_steps), "device=" + f->device, "model.kernels=" + f->kernels};
     reproduce(q);
   });
+  return eo;
+}
+
+// dmlbench train --config FILE [--set key=value ...] --out DIR
+void add_train_command(CLI::App& app) {
+  auto* train = app.add_subcommand("train", "train one run from a run config (experiments/configs/*.json)");
+  train->require_subcommand(0, 1);
+  auto config = std::make_shared<std::string>();
+  auto sets = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  auto resume = std::make_shared<bool>(false);
+  auto max_steps = std::make_shared<long>(-2);
+  auto device = std::make_shared<std::string>();
+  auto print_schema = std::make_shared<bool>(false);
+  auto trace_steps = std::make_shared<long>(0);
+  train->add_option("--config", *config, "run config (JSON); its schema: experiments/README.md or --schema");
+  train->add_option("--set", *sets, "override a config key: key=value (repeatable), e.g. --set optimizer.lr=1e-4");
+  train->add_option("--out", *out, "the run folder (metrics.json, checkpoints, embeddings)");
+  train->add_flag("--resume", *resume, "continue from the run folder's checkpoint");
+  auto resume_changed = std::make_shared<bool>(false);
+  train->add_flag("--resume-changed", *resume_changed, "--resume, also from a checkpoint of another config (e.g. a "
+                                                       "lower optimizer.lr after a divergence); what changed is logged "
+                                                       "and kept in metrics.json");
+  auto reuse_finished = std::make_shared<bool>(false);
+  train->add_flag("--reuse-finished", *reuse_finished, "a run that finished under the same run key (resolved config, "
+                                                       "trainer code, threads, device) is read back, not trained: the "
+                                                       "run folder's own, else a copy from --reuse-from or the committed "
+                                                       "store reports/stages (reproduce, sweeps and tune pass it)");
+  auto reuse_from = std::make_shared<std::vector<std::string>>();
+  train->add_option("--reuse-from", *reuse_from, "with --reuse-finished: a folder of finished runs to copy one of the "
+                                                 "same key from (repeatable; reports/stages is always searched)");
+  auto work_root = std::make_shared<std::string>();
+  train->add_option("--work-root", *work_root, "the folder written ${WORK} in the run's key record (the report's work "
+                                               "folder; reproduce passes the folder its --out lies in)");
+  train->add_option("--max-steps", *max_steps, "stop after this many steps (smoke runs; = --set schedule.max_steps=N)");
+  train->add_option("--device", *device, "auto | cpu | cuda (= --set device=...)");
+  train->add_flag("--schema", *print_schema, "print the config schema (Markdown) and exit");
+  train->add_option("--trace-steps", *trace_steps, "write the starting weights and the first N steps' batches to "
+                                                   "OUT/trace (a reference replays them: bench/glyph_training_bench.py)")
+      ->check(CLI::NonNegativeNumber);
+
+  auto* eo = add_evenodd_alias(*train);
   train->callback([=] {
     if (eo->parsed()) return;
     if (*print_schema) {
@@ -279,12 +340,18 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     if (!device->empty()) s.push_back("device=" + *device);
     const auto c = ex::load_run_config(*config, s, kRepo);
     if (*resume_changed) *resume = true;
-    const auto m = ex::train_run(
-        c, {*out, *resume, DMLBENCH_GIT_REV, *trace_steps, *resume_changed, true, *resume && *reuse_finished}, std::cerr);
+    ex::RunOptions o{*out, *resume, DMLBENCH_GIT_REV, *trace_steps, *resume_changed, true, *reuse_finished};
+    o.reuse_from = run_stores(*reuse_from);
+    o.source_dir = kRepo;
+    o.work_root = *work_root;
+    const auto m = ex::train_run(c, o, std::cerr);
     std::cout << m["eval"].dump(2) << "\nwrote " << (fs::path(*out) / "metrics.json").string() << "\n";
   });
 
-  // dmlbench reproduce --file experiments/reproductions/X.json --profile default --out DIR
+}
+
+// dmlbench reproduce --file experiments/reproductions/X.json --profile default --out DIR
+void add_reproduce_command(CLI::App& app) {
   auto* rep = app.add_subcommand("reproduce", "run a reproduction file (arms x seeds [x variants]) and judge its "
                                               "claims by the anytime-valid interval over their per-seed differences");
   auto q = std::make_shared<ReproduceRequest>();
@@ -301,6 +368,10 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   rep->add_option("--tuned", q->tuned, "train each arm with its best settings of this tuning results file "
                                        "(experiments/tuned/<reproduction>.json; experiments/tuning.md)");
   rep->add_flag("--resume", q->resume, "continue runs from their checkpoints");
+  rep->add_flag("!--no-reuse", q->reuse, "train every run, even one that finished before under the same run key "
+                                         "(default: such a run is read back, from --out, --reuse-from or reports/stages)");
+  rep->add_option("--reuse-from", q->reuse_from, "a folder of finished runs to copy those of the same run key from "
+                                                 "(repeatable; the committed store reports/stages is always searched)");
   rep->callback([q] {
     ex::check_profile_name(q->profile, "--profile");
     if (q->seeds < 0) throw ex::config_error("--seeds must be >= 1");
@@ -308,6 +379,20 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
     reproduce(*q);
   });
 
+}
+
+}  // namespace
+
+extern "C" int dmlbench_torch_command(int argc, char** argv) {
+  ex::keep_freed_memory_in_heap();
+  CLI::App app{"dmlbench LibTorch commands"};
+  app.name("dmlbench");
+  app.require_subcommand(1);
+  add_info_command(app);
+  ex::add_eval_command(app);
+  ex::add_tune_command(app);
+  add_train_command(app);
+  add_reproduce_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -2,6 +2,7 @@
 // written (a folder whose study has another space is refused), N Optuna workers run (scripts/optuna_tune.py work,
 // sharing the study's journal file; locally or as a Slurm array), then the study collected into one results file.
 #include "tune_command.hpp"
+#include "repository_dir.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
@@ -28,7 +29,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-const std::string kRepo = DMLBENCH_SOURCE_DIR;
+const std::string kRepo = dmlbench::app::repository_dir();
 const std::string kPython = "/usr/bin/python3";  // Debian's, with python3-optuna (scripts/setup.sh)
 
 struct TuneRequest {

@@ -303,7 +303,8 @@ def train_command(plan, arm, fold, params, out):
     dists = space_distributions(arm)
     for key in arm["space"]:
         command += ["--set", f"{key}={format_value(params[key], dists[key])}"]
-    return command + ["--set", f"seed={plan['seed']}", "--out", out]
+    # a trial whose run (config, code, threads, device) has finished before is read back, not trained again
+    return command + ["--set", f"seed={plan['seed']}", "--out", out, "--reuse-finished"]
 
 
 class TrialFailed(Exception):

@@ -35,6 +35,8 @@ while i < len(args):
         out = args[i + 1]; i += 2
     elif args[i] == "--config":
         config = args[i + 1]; i += 2
+    elif args[i] == "--reuse-finished":
+        i += 1
     else:
         sys.exit("fake dmlbench: unknown argument " + args[i])
 cfg = json.load(open(config))

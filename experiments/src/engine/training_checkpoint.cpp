@@ -68,6 +68,7 @@ void save_checkpoint(const RunConfig& c, const TrainingSetup& s, const TrainingP
                {"steps_log", p.step_rows},    {"active_by_epoch", p.active_by_epoch},
                {"movement", p.movement_rows}};
   if (!p.config_changes.empty()) meta["config_changes"] = p.config_changes;
+  if (!p.run_key.key.empty()) meta["run_key"] = {{"key", p.run_key.key}, {"config_hash", p.run_key.config_hash}};
   if (loss_state) {
     const json fields = loss_state->checkpoint_fields();
     for (const auto& [k, v] : fields.items()) meta[k] = v;

@@ -6,7 +6,9 @@
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/folder_lock.hpp"
-#include "dmlbench/experiments/reproduction.hpp"
+#include "dmlbench/experiments/metric_path.hpp"
+#include "dmlbench/experiments/device.hpp"
+#include "dmlbench/experiments/run_key.hpp"
 #include "training_run.hpp"
 
 #include <chrono>
@@ -209,33 +211,82 @@ EarlyStop stops_early(const RunConfig& c, const json& curve) {
 
 namespace {
 
-// With resume and reuse_finished, a run that has finished under this config and revision (its metrics.json says so)
-// is read, not run again: its evaluation is deterministic, and the report's seed spending (issue 49) resumes every
-// earlier seed of a stage at each look. Read under the folder's lock; nothing otherwise (a plain --resume of a
-// finished run writes its outputs again, as before).
-std::optional<json> finished_run(const RunConfig& c, const RunOptions& o) {
-  const fs::path m = fs::path(o.out_dir) / "metrics.json";
-  if (!o.resume || !o.reuse_finished || o.resume_changed || !fs::exists(m)) return std::nullopt;
+// The key of this run as it trains here (its threads and device); none without a source folder to hash.
+std::optional<RunKey> key_of(const RunConfig& c, const RunOptions& o) {
+  if (o.source_dir.empty()) return std::nullopt;
+  return run_key(c.resolved, torch::get_num_threads(), resolve_device(c.device), o.source_dir);
+}
+
+// With reuse_finished, a run that finished under this key is read back, not trained again: the run folder's own, else
+// a copy from o.reuse_from restored into it. Under the folder's lock; nothing when the run must train.
+std::optional<json> finished_run(const RunKey& k, const RunOptions& o, std::ostream& log) {
   const auto lock = FolderLock::take(o.out_dir);
-  std::ifstream in(m);
-  json j;
-  try {
-    j = json::parse(in);
-  } catch (const std::exception&) {
-    return std::nullopt;  // unreadable: the run is redone from its checkpoint as before
+  const auto here = check_run(o.out_dir, k.key, o.source_dir);
+  if (!here.damage.empty()) log << "[train] " << here.damage << "\n";
+  std::string from;
+  if (!here.reusable) {
+    std::vector<std::string> damaged;
+    const auto found = RunStore(o.reuse_from).find(k.key, o.source_dir, &damaged);
+    for (const auto& d : damaged) log << "[train] " << d << "\n";
+    if (!found) return std::nullopt;
+    from = *found;
+    restore_run(from, o.out_dir, o.work_root, o.source_dir);
+    if (const auto copy = check_run(o.out_dir, k.key, o.source_dir); !copy.reusable) {
+      log << "[train] " << (copy.damage.empty() ? o.out_dir + ": the copy of " + from + " does not check" : copy.damage)
+          << "\n";
+      clear_run_folder(o.out_dir);
+      return std::nullopt;
+    }
   }
-  if (j.value("config", json()) != c.resolved || j.value("git_revision", "") != o.git_revision) return std::nullopt;
+  std::ifstream in(fs::path(o.out_dir) / "metrics.json");
+  const json j = json::parse(in);
+  log << "[train] " << o.out_dir << (from.empty() ? "" : " (a copy of " + from + ")")
+      << " has finished under this run key: its metrics.json is read\n";
   return j;
+}
+
+// The JSON of a file, or null where it is missing or unreadable.
+json json_or_null(const fs::path& f) {
+  try {
+    std::ifstream in(f);
+    if (in) return json::parse(in);
+  } catch (const std::exception&) {
+  }
+  return json();
+}
+
+// A folder whose run or checkpoint has this run's config but another key (other trainer code, threads or device; a
+// checkpoint that records no key was written by code that kept none) starts again, emptied first, so that nothing
+// trained by other code is resumed or left beside the new outputs. Another config is left to restore_checkpoint
+// (refused, or continued under --resume-changed).
+void clear_other_key(const RunConfig& c, const RunKey& k, const RunOptions& o, std::ostream& log) {
+  if (o.resume_changed) return;
+  const fs::path dir(o.out_dir);
+  const json rec = json_or_null(dir / kRunKeyFile), ckpt = json_or_null(dir / "checkpoint.json");
+  const auto other_key = [&](const json& r) {
+    return r.is_object() && r.value("config_hash", "") == k.config_hash && r.value("key", "") != k.key;
+  };
+  const bool ckpt_other = ckpt.is_object() && (ckpt.contains("run_key") ? other_key(ckpt["run_key"])
+                                                                          : ckpt.value("config", json()) == c.resolved);
+  if (!other_key(rec) && !ckpt_other) return;
+  log << "[train] " << o.out_dir << " holds a run of this config under another key (the trainer's code, threads or "
+      << "device changed): it trains again from the start\n";
+  clear_run_folder(o.out_dir);
 }
 
 }  // namespace
 
+std::optional<json> read_finished_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
+  const auto key = key_of(c, o);
+  if (!key || o.out_dir.empty()) return std::nullopt;
+  return finished_run(*key, o, log);
+}
+
 json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (o.out_dir.empty()) throw config_error("an output folder is required (--out)");
-  if (auto done = finished_run(c, o)) {
-    log << "[train] " << o.out_dir << " has finished under this config and revision: its metrics.json is read\n";
-    return *done;
-  }
+  const auto key = key_of(c, o);
+  if (key && o.reuse_finished)
+    if (auto done = finished_run(*key, o, log)) return *done;
   const auto started = Clock::now();
   // OpenBLAS's own pool as large as LibTorch's intra-op threads: its idle workers spin (sched_yield) beside the run's
   // threads and, with two runs at a time on two cores, took a quarter of the CPU (issue 30's profile)
@@ -250,6 +301,10 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
   if (o.refuse_finished && !o.resume && fs::exists(fs::path(o.out_dir) / "metrics.json"))
     throw config_error("--out " + o.out_dir + " already holds a finished run (metrics.json): choose another folder, or "
                        "--resume");
+  if (key) {
+    clear_other_key(c, *key, o, log);
+    p.run_key = *key;
+  }
   if (o.resume && restore_checkpoint(c, s, p, o.out_dir, o.resume_changed, log))
     log << "[train] resumed " << o.out_dir << " after epoch " << p.epochs_done << "\n";
   const int first_epoch = p.epochs_done;

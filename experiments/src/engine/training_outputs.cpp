@@ -220,6 +220,8 @@ json finish_run(const RunConfig& c, TrainingSetup& s, const TrainingProgress& p,
   metrics["profile"] = p.clock.to_json();
   metrics["profile"]["run_seconds"] = metrics["seconds"];
   write_file_atomically((fs::path(o.out_dir) / "metrics.json").string(), metrics.dump(2) + "\n");
+  // last: a run folder with its key record is finished (a kill before it leaves a run that resumes and finishes again)
+  if (!p.run_key.key.empty()) write_run_key(o.out_dir, p.run_key, o.work_root, o.source_dir);
   return metrics;
 }
 

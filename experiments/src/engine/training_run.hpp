@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/embedding_model.hpp"
 #include "dmlbench/experiments/phase_clock.hpp"
 #include "dmlbench/experiments/run_config.hpp"
+#include "dmlbench/experiments/run_key.hpp"
 #include "dmlbench/experiments/training_data.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 #include "dmlbench/experiments/training_loss.hpp"
@@ -66,6 +67,7 @@ struct TrainingProgress {
   mutable PhaseClock clock;
   std::map<std::string, torch::Tensor> last_curve_embeddings;
   bool growth_noted = false;  // the loss's growth past kLossGrowthFactor has been logged by this process
+  RunKey run_key;             // stamped on each checkpoint and, as run_key.json, on the finished run (empty: unkeyed)
 };
 // Issue 52: a step loss past kLossGrowthFactor times the first step's (a first loss of 0 has no factor), the rule of the
 // log's note and of metrics.json's loss_growth.

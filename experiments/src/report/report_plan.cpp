@@ -3,7 +3,9 @@
 #include "dmlbench/experiments/report_plan.hpp"
 
 #include "dmlbench/experiments/json_fields.hpp"
+#include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
+#include "dmlbench/experiments/report_stage_store.hpp"
 #include "report_sweeps.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 #include "dmlbench/theory/paper_registry.hpp"
@@ -100,6 +102,18 @@ Stage sims_minimizers_stage(const ReportConfig& cfg) {
   return s;
 }
 
+// What a reproduction stage reads besides its code: the reproduction file and the run config it names (their text).
+nlohmann::ordered_json reproduction_inputs(const Reproduction& r) {
+  return {{"reproduction", read_text_file(r.file)}, {"config", read_text_file(r.config)}};
+}
+
+// A reproduce command that reads back the finished runs of its keys from the stage's previous outputs (moved aside
+// when its hash moved) and from the report's stage store, before it trains any.
+std::vector<std::string> with_run_stores(std::vector<std::string> argv, const ReportConfig& cfg, const std::string& stage) {
+  argv.insert(argv.end(), {"--reuse-from", previous_stage_dir(cfg, stage), "--reuse-from", stage_store_dir(cfg)});
+  return argv;
+}
+
 // The stage's seed spending (issue 49 item 3) where its profile's seeds_cap exceeds its seeds: the family planned
 // over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
 // that decide nothing).
@@ -135,11 +149,14 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
       collect_sweep_in_stage(s, r, it->second, cfg.self, stage_dir(cfg, s.name));
       used.insert(r.id);
     } else {
-      s.commands.push_back({{cfg.self, "reproduce", "--file", r.file, "--profile", cfg.profile, "--out",
-                             stage_dir(cfg, s.name), "--resume"}, false});
+      s.commands.push_back({with_run_stores({cfg.self, "reproduce", "--file", r.file, "--profile", cfg.profile,
+                                             "--out", stage_dir(cfg, s.name), "--resume"}, cfg, s.name), false});
       plan_seed_spending(s, r, r.profiles.at(cfg.profile), family, cfg.multiplicity);
     }
-    s.code = {"theory", "sims", "experiments"};
+    s.code_set = "training";
+    if (s.inputs.is_array()) s.inputs = {{"sweep", s.inputs}};  // a collected sweep's results, beside its files
+    const auto inputs = reproduction_inputs(r);
+    for (const auto& [k, v] : inputs.items()) s.inputs[k] = v;
     st.push_back(s);
   }
   const auto tuned = report_tuned_reproductions(cfg);
@@ -148,11 +165,13 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
   for (const auto& t : tuned) {  // each arm's best settings of its committed study
     Stage s = make_stage(t.tuned.stage, t.tuned.title, {"summary.json"},
                          t.tuned.profiles.at(cfg.profile).estimate_seconds);
-    s.commands.push_back({{cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile, "--out",
-                           stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file}, false});
+    s.commands.push_back({with_run_stores({cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile,
+                                           "--out", stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file},
+                                          cfg, s.name), false});
     plan_seed_spending(s, t.tuned, t.tuned.profiles.at(cfg.profile), tuned_family, cfg.multiplicity);
-    s.code = {"theory", "sims", "experiments"};
-    s.inputs = {{"tuned", t.results}};  // its own study (the folder tuned/ is left out of every stage's code hash)
+    s.code_set = "training";
+    s.inputs = reproduction_inputs(t.tuned);
+    s.inputs["tuned"] = t.results;  // its own study
     st.push_back(s);
   }
   for (const auto& [rid, sp] : swept)
@@ -206,11 +225,15 @@ std::vector<Stage> plan_report_stages(const ReportConfig& cfg) {
   Stage figures = make_stage("figures", "figures: the notebooks, executed headlessly", {}, 60);
   figures.notebooks = true;
   st.push_back(figures);
-  for (auto& s : st) {  // the layers whose code each stage runs (layers depend one way: theory <- sims <- experiments)
-    if (s.name.rfind("theory", 0) == 0) s.code = {"theory"};
-    if (s.name.rfind("sims", 0) == 0) s.code = {"theory", "sims"};
+  for (auto& s : st) {  // the code each stage runs (code_sets.hpp)
+    if (s.name.rfind("theory", 0) == 0) s.code_set = "theory";
+    if (s.name.rfind("sims", 0) == 0) s.code_set = "sims";
   }
   return st;
+}
+
+std::string previous_stage_dir(const ReportConfig& cfg, const std::string& name) {
+  return cfg.work + "/.previous/" + name;
 }
 
 bool stage_selected(const ReportConfig& cfg, const std::string& name) {

@@ -1,7 +1,8 @@
-// The report's caching: each stage's config hash (its commands, the sources of the layers it runs, its inputs) and
-// whether its outputs in the work folder are current, so that an unchanged stage is not rerun.
+// The report's caching: each stage's config hash (its commands, the code set it runs, its inputs) and whether its
+// outputs in the work folder are current, so that an unchanged stage is not rerun.
 #include "dmlbench/experiments/report_stage_hash.hpp"
 
+#include "dmlbench/experiments/code_sets.hpp"
 #include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_stage_store.hpp"
@@ -15,19 +16,17 @@ namespace dmlbench::experiments {
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-const std::vector<std::string>& report_builder_files() {
-  // file-name prefix: report_builder.cpp, report_plan.hpp...; folders: the report library's own sources, and the
-  // claims' scope entries (they change what a row says of its paper, never what a stage computes)
-  static const std::vector<std::string> files = {"report_", "report/", "scopes/"};
-  return files;
-}
-
-// The stage's commands without the program, the work folder written $WORK: the same on every machine.
+// The stage's commands without the program, the work folder written $WORK: the same on every machine. Where a
+// command reads finished runs back from (--reuse-from) is left out: a run read back is the run trained.
 static json commands_json(const Stage& s, const std::string& work) {
   json cmds = json::array();
   for (const auto& c : s.commands) {
     json a = json::array();
     for (std::size_t i = 1; i < c.argv.size(); ++i) {
+      if (c.argv[i] == "--reuse-from" && i + 1 < c.argv.size()) {
+        ++i;
+        continue;
+      }
       std::string v = c.argv[i];
       if (v.rfind(work, 0) == 0) v = "$WORK" + v.substr(work.size());
       a.push_back(v);
@@ -37,36 +36,8 @@ static json commands_json(const Stage& s, const std::string& work) {
   return cmds;
 }
 
-const std::vector<std::string>& seed_spending_files() {
-  static const std::vector<std::string> files = {"experiments/include/dmlbench/experiments/report_seed_spending.hpp",
-                                                 "experiments/src/report/report_seed_spending.cpp"};
-  return files;
-}
-
-std::vector<std::string> stage_code_skips(const Stage& s) {
-  auto skip = report_builder_files();
-  skip.push_back("tuned/");  // the tuning studies: each tuned stage hashes its own (its inputs)
-  skip.push_back("*.md");    // the layers' documentation: no stage reads it
-  // the papers' plug-ins (their entries and theory checks, issue 51): only a stage that runs `theory check` reads them,
-  // so a paper added with theory claims reruns that stage and no training stage
-  const bool theory_checks = std::any_of(s.commands.begin(), s.commands.end(), [](const StageCommand& c) {
-    return std::adjacent_find(c.argv.begin(), c.argv.end(), [](const std::string& a, const std::string& b) {
-             return a == "theory" && b == "check";
-           }) != c.argv.end();
-  });
-  if (!theory_checks) skip.insert(skip.end(), {"theory/papers/", "theory/src/claims_"});
-  return skip;
-}
-
-// The build files and the layers the stage runs (theory <- sims <- experiments), without the report builder.
-static std::string code_hash(const Stage& s, const std::string& source_dir) {
-  std::vector<std::string> code = {"CMakeLists.txt", "cmake", "apps"};
-  code.insert(code.end(), s.code.begin(), s.code.end());
-  return tree_hash(source_dir, code, stage_code_skips(s));
-}
-
-// A stage that spends seeds by looking: which runs it makes depends on the rule (report_seed_spending, a report_ file
-// the code hash leaves out) and on its settings (the family, level and arms the looks decide in).
+// A stage that spends seeds by looking: which runs it makes depends on the rule (report_seed_spending.cpp and the
+// statistics it calls) and on its settings (the family, level and arms the looks decide in).
 static json spending_config(const SeedSpending& sp, const std::string& rule_hash) {
   return {{"code", rule_hash},
           {"first", sp.first},
@@ -94,17 +65,74 @@ static void add_notebooks_config(Stage& s, const ReportConfig& cfg, const std::v
 void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
                  const std::string& manifest_path) {
   std::map<std::string, std::string> hash_of;
-  const std::string spending_rule = tree_hash(cfg.source_dir, seed_spending_files(), {});  // read once, for every stage
+  std::map<std::string, CodeFingerprint> sets;  // each code set read once, for every stage that runs it
+  const auto fingerprint = [&](const CodeSetRoots& roots) -> const CodeFingerprint& {
+    auto it = sets.find(roots.name);
+    if (it == sets.end()) it = sets.emplace(roots.name, code_fingerprint(cfg.source_dir, roots)).first;
+    return it->second;
+  };
   for (auto& s : stages) {
-    s.config = {{"stage", s.name},
-                {"commands", commands_json(s, cfg.work)},
-                {"code", s.notebooks ? std::string() : code_hash(s, cfg.source_dir)}};
+    s.config = {{"stage", s.name}, {"commands", commands_json(s, cfg.work)}, {"code", std::string()}};
+    s.code_files.clear();
+    if (!s.notebooks && !s.code_set.empty()) {
+      const auto& fp = fingerprint(code_set_roots(s.code_set));
+      s.config["code"] = fp.hash;
+      s.code_files = fp.files;
+    }
     if (!s.inputs.is_null()) s.config["inputs"] = fnv1a_hex(s.inputs.dump());
-    if (s.spending) s.config["spending"] = spending_config(*s.spending, spending_rule);
+    if (s.spending) {
+      const auto& rule = fingerprint(code_set_roots("seed-spending"));
+      s.config["spending"] = spending_config(*s.spending, rule.hash);
+      for (const auto& [f, h] : rule.files) s.code_files["seed spending: " + f] = h;
+    }
     if (s.notebooks) add_notebooks_config(s, cfg, manifest, manifest_path, hash_of);
     s.hash = fnv1a_hex(s.config.dump());
     hash_of[s.name] = s.hash;
   }
+}
+
+namespace {
+
+// The entries of two JSON objects (file or stage -> hash) whose values differ, each "<prefix><name> changed".
+void changed_entries(const json& before, const json& after, const std::string& prefix, std::vector<std::string>& why) {
+  if (!after.is_object()) return;
+  for (const auto& [k, v] : after.items())
+    if (!before.is_object() || before.value(k, json()) != v) why.push_back(prefix + k + " changed");
+}
+
+json without_code(json spending) {
+  if (spending.is_object()) spending.erase("code");
+  return spending;
+}
+
+}  // namespace
+
+std::vector<std::string> stage_hash_changes(const Stage& s, const json& record) {
+  const json before = record.value("config", json());
+  if (!before.is_object()) return {"no record of its last run"};
+  std::vector<std::string> why;
+  if (before.value("commands", json()) != s.config.value("commands", json())) why.push_back("its commands changed");
+  if (s.notebooks) {
+    changed_entries(before.value("inputs", json()), s.config.value("inputs", json()), "stage ", why);
+    changed_entries(before.value("notebooks", json()), s.config.value("notebooks", json()), "notebooks/", why);
+    if (before.value("manifest", json()) != s.config.value("manifest", json())) why.push_back("notebooks/figures.json changed");
+  } else if (before.value("inputs", json()) != s.config.value("inputs", json())) {
+    why.push_back("its inputs changed (its reproduction file, run config, tuning study or collected sweep)");
+  }
+  const json sp_before = before.value("spending", json()), sp_now = s.config.value("spending", json());
+  if (without_code(sp_before) != without_code(sp_now)) why.push_back("its seed-spending settings changed");
+  const auto code_of = [](const json& sp) { return sp.is_object() ? sp.value("code", "") : std::string(); };
+  if (before.value("code", "") != s.config.value("code", "") || code_of(sp_before) != code_of(sp_now)) {
+    std::map<std::string, std::string> old_files;
+    if (record.contains("code_files") && record["code_files"].is_object())
+      for (const auto& [f, h] : record["code_files"].items())
+        if (h.is_string()) old_files[f] = h.get<std::string>();
+    if (old_files.empty()) why.push_back("its code changed (its last run recorded no file list)");
+    for (const auto& f : old_files.empty() ? std::vector<std::string>{} : fingerprint_changes(old_files, s.code_files))
+      why.push_back(f);
+  }
+  if (why.empty() && record.value("config_hash", "") != s.hash) why.push_back("its config changed");
+  return why;
 }
 
 std::optional<json> current_stage_record(const ReportConfig& cfg, const Stage& s) {

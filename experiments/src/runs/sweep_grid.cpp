@@ -289,10 +289,11 @@ std::string sweep_folder(const std::string& dir) {
   return out;
 }
 
-// A training point's command line: its resolved run_config.json and its folder, resumed where it stopped.
+// A training point's command line: its resolved run_config.json and its folder, resumed where it stopped, or read
+// back where a run of the same key has finished (in the folder, or in the committed store).
 std::vector<std::string> train_args(const fs::path& root, const std::string& name) {
   return std::vector<std::string>{"train", "--config", (root / name / "run_config.json").string(), "--out",
-                                  (root / name).string(), "--resume"};
+                                  (root / name).string(), "--resume", "--reuse-finished"};
 }
 
 // A reproduction grid's points: the reproduction's runs (variants x arms x seeds) under the grid's profile.

@@ -7,6 +7,8 @@
 #include "dmlbench/experiments/run_config.hpp"
 #include "dmlbench/experiments/training_engine.hpp"
 
+#include "../../support/scratch_dir.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -428,4 +430,59 @@ TEST_CASE("the movement log: every mined triplet classified each step, the train
   CHECK_THROWS_WITH(train_run(small(ms), {bad, false, ""}, std::cerr), Catch::Contains("eval.movement"));
   CHECK_FALSE(fs::exists(fs::path(bad) / "metrics.json"));
   for (const auto& x : {a, b, c, d, e, bad}) fs::remove_all(x);
+}
+
+namespace {
+
+// The run options of a keyed run (the key reads the trainer's code from the repository).
+RunOptions keyed(const std::string& dir, bool reuse = false, std::vector<std::string> stores = {}) {
+  RunOptions o{dir, false, "test"};
+  o.source_dir = kRepo;
+  o.reuse_finished = reuse;
+  o.reuse_from = std::move(stores);
+  return o;
+}
+
+// metrics.json without what a clock measures.
+json untimed(json m) {
+  for (const char* k : {"seconds", "train_seconds", "profile"}) m.erase(k);
+  return m;
+}
+
+}  // namespace
+
+TEST_CASE("two runs of one key give the same metrics.json but for timings; a finished run of the key is read back, "
+          "from its folder or a store, and a run of another config trains", "[experiments][training][run_key]") {
+  ScratchDir scratch("dmlbench-run-reuse");
+  const auto c = small({"schedule.epochs=1"});
+  const auto a = train_run(c, keyed(scratch.path("a")), std::cerr);
+  const auto b = train_run(c, keyed(scratch.path("b")), std::cerr);
+  CHECK(untimed(a) == untimed(b));
+  const auto rec_a = json::parse(std::ifstream(scratch.path("a/run_key.json"))),
+             rec_b = json::parse(std::ifstream(scratch.path("b/run_key.json")));
+  CHECK(rec_a["key"] == rec_b["key"]);
+  CHECK(rec_a["files"]["train_steps.csv"] == rec_b["files"]["train_steps.csv"]);
+
+  // read back from its own folder, and copied from a store into a new one
+  std::ostringstream log;
+  const auto again = train_run(c, keyed(scratch.path("b"), true), log);
+  CHECK(again == b);
+  CHECK_THAT(log.str(), Catch::Contains("has finished under this run key"));
+  const auto copied = train_run(c, keyed(scratch.path("c/seed1"), true, {scratch.path("a")}), log);
+  CHECK(copied == a);
+  CHECK_THAT(log.str(), Catch::Contains("(a copy of " + scratch.path("a") + ")"));
+
+  // a changed result in the store is said and never reused: the run trains again
+  std::ofstream(scratch.path("a/train_steps.csv"), std::ios::app) << "99,1,0.5,\n";
+  std::ostringstream damaged;
+  const auto retrained = train_run(c, keyed(scratch.path("d"), true, {scratch.path("a")}), damaged);
+  CHECK_THAT(damaged.str(), Catch::Contains(scratch.path("a") + "/train_steps.csv does not match"));
+  CHECK(untimed(retrained) == untimed(b));
+  CHECK(retrained["seconds"] != b["seconds"]);  // trained, not copied
+
+  // negative control: a run whose config changed is trained, not read back
+  std::ostringstream other;
+  const auto lr = train_run(small({"schedule.epochs=1", "optimizer.lr=0.002"}), keyed(scratch.path("b"), true, {scratch.path("c")}), other);
+  CHECK_THAT(other.str(), !Catch::Contains("has finished under this run key"));
+  CHECK(lr["last_loss"] != b["last_loss"]);
 }

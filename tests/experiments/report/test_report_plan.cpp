@@ -130,18 +130,14 @@ TEST_CASE("report stages: commands run the executable given and write under the 
   CHECK(r.nominal_seconds == prof["estimate_seconds"].get<double>() * prof.value("seeds_cap", prof["seeds"].get<double>()) /
                                  prof["seeds"].get<double>());
   CHECK(r.spending.has_value() == prof.contains("seeds_cap"));
-  CHECK(r.code == std::vector<std::string>{"theory", "sims", "experiments"});
-  CHECK(stage(stages, "sims-phase").code == std::vector<std::string>{"theory", "sims"});
-  CHECK(stage(stages, "theory-claims").code == std::vector<std::string>{"theory"});
-  // issue 51: a paper's plug-ins (its entry and theory checks) are hashed by the stage that runs `theory check`
-  // only, so adding a paper's theory claims reruns no training stage
-  auto has = [](const std::vector<std::string>& v, const std::string& x) {
-    return std::find(v.begin(), v.end(), x) != v.end();
-  };
-  CHECK_FALSE(has(ex::stage_code_skips(stage(stages, "theory-claims")), "theory/papers/"));
-  CHECK(has(ex::stage_code_skips(r), "theory/papers/"));
-  CHECK(has(ex::stage_code_skips(r), "theory/src/claims_"));
-  CHECK(has(ex::stage_code_skips(stage(stages, "sims-phase")), "theory/src/claims_"));
+  CHECK(r.code_set == "training");
+  CHECK(stage(stages, "sims-phase").code_set == "sims");
+  CHECK(stage(stages, "theory-claims").code_set == "theory");
+  CHECK(stage(stages, "figures").code_set.empty());
+  // a reproduction reads its finished runs back from the stage's previous outputs and the stage store
+  CHECK(values_of(r.commands[0].argv, "--reuse-from") ==
+        std::vector<std::string>{"/tmp/report-work/.previous/mnist-evenodd"});
+  CHECK(std::count(r.commands[0].argv.begin(), r.commands[0].argv.end(), "--reuse-from") == 2);
 }
 
 TEST_CASE("report stages: the quick phase diagram is a subset of the default one", "[report]") {
@@ -189,9 +185,12 @@ struct Scratch {
   ex::ReportConfig cfg;
   std::vector<ex::NotebookSpec> manifest;
   Scratch() {
-    for (const char* f : {"CMakeLists.txt", "apps/main.cpp", "theory/src/a.cpp", "sims/src/b.cpp",
-                          "experiments/src/c.cpp", "experiments/src/report/report_plan.cpp", "notebooks/n.ipynb"})
+    for (const char* f : {"CMakeLists.txt", "apps/main.cpp", "apps/theory_commands.cpp", "theory/src/a.cpp",
+                          "sims/src/b.cpp", "experiments/src/engine/c.cpp", "experiments/src/report/report_plan.cpp",
+                          "experiments/src/report/report_seed_spending.cpp", "notebooks/n.ipynb"})
       write(dir / "repo" / f, std::string("// ") + f + "\n");
+    write(dir / "repo/apps/sim_commands.cpp", "#include \"dmlbench/sims/b.hpp\"\n");
+    write(dir / "repo/sims/include/dmlbench/sims/b.hpp", "// b.hpp\n");
     write(dir / "repo/notebooks/figures.json", "{}");
     cfg.profile = "quick";
     cfg.work = (dir / "work").string();
@@ -242,20 +241,26 @@ TEST_CASE("report caching: an unchanged stage is not rerun, an edit of a layer r
   // the report builder's own files are no input: editing one reruns nothing
   write(s.dir / "repo/experiments/src/report/report_plan.cpp", "// edited\n");
   CHECK(s.stale(s.hashed()).empty());
-  // nor is a layer's documentation (no stage reads it): a new or edited .md reruns nothing, a .md-like source does
+  // nor is a layer's documentation, nor a header no stage's code includes
   write(s.dir / "repo/theory/README.md", "# edited\n");
   write(s.dir / "repo/experiments/tuning.md", "# edited\n");
+  write(s.dir / "repo/theory/include/dmlbench/theory/new_concept.hpp", "// new\n");
   CHECK(s.stale(s.hashed()).empty());
-  write(s.dir / "repo/sims/src/b.md.cpp", "// new\n");
+  // a new source in a folder the sims stages take whole, and a header their command includes
+  write(s.dir / "repo/sims/src/b2.cpp", "// new\n");
   CHECK(s.stale(s.hashed()) == std::set<std::string>{"sims-claims", "sims-phase", "sims-minimizers", "figures"});
-  fs::remove(s.dir / "repo/sims/src/b.md.cpp");
+  fs::remove(s.dir / "repo/sims/src/b2.cpp");
   CHECK(s.stale(s.hashed()).empty());
-  // an edit of the simulations' source: the sims stages and the figures (drawn from sims-phase) rerun, theory not
-  write(s.dir / "repo/sims/src/b.cpp", "// edited\n");
+  write(s.dir / "repo/sims/include/dmlbench/sims/b.hpp", "// edited\n");
   CHECK(s.stale(s.hashed()) == std::set<std::string>{"sims-claims", "sims-phase", "sims-minimizers", "figures"});
   // an edit of the theory: every stage runs theory code
   write(s.dir / "repo/theory/src/a.cpp", "// edited\n");
   CHECK(s.stale(s.hashed()) == kAll);
+  // and it says why, file by file, against the record of the last run
+  const auto now = s.hashed();
+  const json rec = {{"config", first[0].config}, {"code_files", first[0].code_files}, {"config_hash", first[0].hash}};
+  CHECK(ex::stage_hash_changes(now[0], rec) == std::vector<std::string>{"theory/src/a.cpp (changed)"});
+  CHECK(ex::stage_hash_changes(first[0], rec).empty());
 }
 
 TEST_CASE("report caching: a missing output, --force, or another command reruns a stage", "[report]") {
@@ -336,16 +341,17 @@ TEST_CASE("report stages: a reproduction with committed tuning results gets a tu
   CHECK_THROWS_WITH(ex::plan_report_stages(cfg), Catch::Contains("another space, budget or folds"));
 }
 
-TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spending rule and its settings "
-          "(issue 49 item 3)", "[report]") {
-  // report_seed_spending is a report_ file, so no layer's code hash covers it; yet it decides which runs a spending
-  // stage makes. Its files and the looks' settings enter such a stage's config, and no other stage's.
+TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spending rule and its settings",
+          "[report]") {
+  // the rule (report_seed_spending.cpp and what it calls) decides which runs a spending stage makes, though no
+  // command of that stage runs it: its code set and the looks' settings enter such a stage's config, and no other's
   const ScratchDir scratch("dmlbench-spending-hash");
   const fs::path& dir = scratch.dir();
   fs::create_directories(dir / "reproductions");
   fs::copy_file(kSource + "/experiments/reproductions/lcc_table1.json", dir / "reproductions/lcc_table1.json");
-  for (const auto& f : ex::seed_spending_files()) write(dir / "repo" / f, "// " + f + "\n");
-  write(dir / "repo/experiments/src/c.cpp", "// c\n");
+  const std::string rule = "experiments/src/report/report_seed_spending.cpp";
+  write(dir / "repo" / rule, "// the rule\n");
+  write(dir / "repo/experiments/src/engine/c.cpp", "// c\n");
   fs::create_directories(dir / "repo/experiments");  // the reproduction's run configs, read when its stage is planned
   fs::copy(kSource + "/experiments/configs", dir / "repo/experiments/configs", fs::copy_options::recursive);
   auto cfg = config("default", (dir / "reproductions").string(), "/tmp/w");
@@ -361,16 +367,22 @@ TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spend
   REQUIRE(spends.spending.has_value());
   REQUIRE(spends.config.contains("spending"));
   CHECK(spends.config["spending"]["cap"] == spends.spending->cap);
-  CHECK(spends.config["spending"]["code"] != ex::tree_hash(cfg.source_dir, {}, {}));  // the files were read
+  CHECK(spends.code_files.count("seed spending: " + rule));
   CHECK_FALSE(stage(before, "sims-phase").config.contains("spending"));
-  // the rule edited: the spending stage reruns, the others do not
-  write(dir / "repo" / ex::seed_spending_files().back(), "// edited\n");
+  // the rule edited: the spending stage reruns and says why, the others do not
+  write(dir / "repo" / rule, "// edited\n");
   const auto edited = hashed();
   CHECK(stage(edited, "mnist-evenodd").hash != spends.hash);
   CHECK(stage(edited, "sims-phase").hash == stage(before, "sims-phase").hash);
+  const json rec = {{"config", spends.config}, {"code_files", spends.code_files}, {"config_hash", spends.hash}};
+  CHECK(ex::stage_hash_changes(stage(edited, "mnist-evenodd"), rec) ==
+        std::vector<std::string>{"seed spending: " + rule + " (changed)"});
   // the looks' family rule changed (Holm: looks at alpha / m, no planned selection): the spending stage reruns
   cfg.multiplicity = "holm";
-  CHECK(stage(hashed(), "mnist-evenodd").hash != stage(edited, "mnist-evenodd").hash);
-  // the files exist in the repository under these names
-  for (const auto& f : ex::seed_spending_files()) CHECK(fs::is_regular_file(fs::path(kSource) / f));
+  const auto holm = hashed();
+  CHECK(stage(holm, "mnist-evenodd").hash != stage(edited, "mnist-evenodd").hash);
+  CHECK(ex::stage_hash_changes(stage(holm, "mnist-evenodd"), rec).front() == "its seed-spending settings changed");
+  // where runs are read back from is no part of the hash
+  cfg.out = "/elsewhere/report";
+  CHECK(stage(hashed(), "mnist-evenodd").hash == stage(holm, "mnist-evenodd").hash);
 }

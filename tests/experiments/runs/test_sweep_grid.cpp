@@ -152,7 +152,7 @@ TEST_CASE("a train grid resolves each point's config through the schema, and a b
   CHECK(c["dataset"]["data_dir"] == kRepo + "/data/mnist");
   CHECK(plan.points[3].args == std::vector<std::string>{"train", "--config", "/s/" + plan.points[3].name +
                                                         "/run_config.json", "--out", "/s/" + plan.points[3].name,
-                                                        "--resume"});
+                                                        "--resume", "--reuse-finished"});
   // the written config reads back to itself (train --config takes the resolved config)
   CHECK(parse_run_config(c, {}, kRepo).resolved == c);
   using Catch::Matchers::Contains;

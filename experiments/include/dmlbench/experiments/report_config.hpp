@@ -17,6 +17,7 @@ struct ReportConfig {
   std::string source_dir;           // the repository: the code each stage runs is hashed from its sources
   std::vector<std::string> only;    // run only these stages (the rest must be cached in work)
   bool force = false;               // rerun every stage even when its hash is unchanged
+  bool explain = false;             // run nothing: say for each stage whether it is current and, if not, why
   bool allow_dirty = false;         // write the committed reports/ from a tree with uncommitted changes (the report
                                     // then says so)
   // bh | holm: the training claims' family rule, e-BH (false discovery rate; the default since issue 49 item 5: its

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +26,9 @@ struct Stage {
   std::vector<std::string> outputs;  // relative to the stage folder
   double nominal_seconds = 10;
   bool notebooks = false;
-  std::vector<std::string> code;     // source folders of the code it runs (hashed into its config)
+  std::string code_set;              // the code set it runs (code_sets.hpp), hashed into its config; empty: none
+  std::map<std::string, std::string> code_files;  // the files of that set (and of its seed-spending rule) and their
+                                                  // hashes: what `report --explain` compares with the last run
   nlohmann::ordered_json config;     // what its hash covers
   std::string hash;
   nlohmann::ordered_json inputs;     // what else its hash covers (a collected sweep's finished results)
@@ -55,6 +58,10 @@ std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cf
 // reproduction of the profile (collecting its sweep where cfg.sweeps has one), one per tuned variant, figures. Commands run cfg.self and
 // write under cfg.work. Throws std::runtime_error for a --sweep the report cannot take (report_sweeps.hpp).
 std::vector<Stage> plan_report_stages(const ReportConfig& cfg);
+
+// Where a stage's folder is moved when its hash moves, until the stage has run again: its finished runs are read back
+// from there by key (run_key.hpp), never resumed.
+std::string previous_stage_dir(const ReportConfig& cfg, const std::string& name);
 
 // Whether --stages selects the stage (no --stages: every stage).
 bool stage_selected(const ReportConfig& cfg, const std::string& name);

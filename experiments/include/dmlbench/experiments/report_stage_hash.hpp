@@ -1,5 +1,5 @@
-// The report's caching: each stage's config hash (its commands, the sources of the layers it runs, its inputs) and
-// whether its outputs in the work folder are current, so that an unchanged stage is not rerun.
+// The report's caching: each stage's config hash (its commands, the code set it runs, its inputs) and whether its
+// outputs in the work folder are current, so that an unchanged stage is not rerun.
 #pragma once
 
 #include "dmlbench/experiments/report_config.hpp"
@@ -14,22 +14,17 @@
 
 namespace dmlbench::experiments {
 
-// Files of the report builder itself (apps/report_*, experiments' report_*): not inputs of any stage's code hash.
-const std::vector<std::string>& report_builder_files();
-// The seed-spending rule's files (report_seed_spending.{hpp,cpp}): a report_ file, but it decides which runs a stage
-// with `spending` makes, so such a stage's config carries their hash and its spending settings (issue 49 item 3).
-const std::vector<std::string>& seed_spending_files();
-// What a stage's code hash leaves out (tree_hash's skip): the report builder's files, the tuning studies, the
-// documentation, and, for every stage that does not run `theory check`, the papers' plug-ins (theory/papers/ and the
-// papers' theory checks theory/src/claims_*), so that adding a paper's theory claims reruns no training stage.
-std::vector<std::string> stage_code_skips(const Stage& s);
-
-// Sets config and hash of every stage, in order: its commands (work folder written $WORK) plus the hash of the
-// sources of the layers it runs (so an edit reruns exactly the stages it can change, committed or not); a stage that
-// spends seeds adds the seed-spending rule's code and settings (seed_spending_files); the notebooks stage covers the
-// notebooks, the manifest and the hashes of the stages before it instead.
+// Sets config, hash and code_files of every stage, in order: its commands (work folder written $WORK, --reuse-from
+// left out) plus the hash of its code set (code_sets.hpp: the sources its command runs, so that an edit, committed or
+// not, reruns exactly the stages that can reach it); a stage that spends seeds adds the seed-spending rule's code set
+// (report_seed_spending.cpp and what it calls) and settings; the notebooks stage covers the notebooks, the manifest
+// and the hashes of the stages before it instead.
 void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std::vector<NotebookSpec>& manifest,
                  const std::string& manifest_path);
+
+// Why stage s would run again after `record` (a stage.json of its last run): each part of its config that moved, and
+// for its code each file "path (changed|added|removed)"; empty where the hashes agree.
+std::vector<std::string> stage_hash_changes(const Stage& s, const nlohmann::ordered_json& record);
 
 // The record (stage.json) of stage s in cfg.work when its outputs are current: the same config hash and every
 // output present; nothing when it must run (cfg.force, no record, another hash, an output missing, a bad record).

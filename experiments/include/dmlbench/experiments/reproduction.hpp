@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dmlbench/experiments/json_fields.hpp"  // check_only_keys
+#include "dmlbench/experiments/metric_path.hpp"  // metric_at
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <nlohmann/json.hpp>
@@ -88,14 +89,6 @@ struct Reproduction {
   nlohmann::ordered_json source;              // the file as read
 };
 
-// The number at a dotted path of a run's metrics.json: each part a key of an object, or a 0-based index of an array
-// ("curve.2.eval.test.character.recall_at_k.1"). Throws std::invalid_argument naming the missing part, and
-// metric_undefined (a kind of it) where the run wrote null (a quantity with no value in that run); a summary leaves
-// such runs out of that metric's mean and test.
-struct metric_undefined : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
-};
-double metric_at(const nlohmann::ordered_json& metrics, const std::string& dotted);
 
 // Reads and checks a reproduction file (unknown keys, missing arms, a comparison naming no arm: one error naming the
 // key). Relative config paths resolve against `repo_root`.

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace dmlbench::experiments {
 
@@ -21,8 +23,14 @@ struct RunOptions {
                                 // divergence); the keys that changed are logged and kept in metrics.json
   bool refuse_finished = false;  // without resume: refuse a folder that holds a finished run (metrics.json), checked
                                  // under the folder's lock (`train`)
-  bool reuse_finished = false;   // with resume: a run that finished under this config and revision is read back
-                                 // (its metrics.json), not evaluated again (reproduce; the report adding seeds)
+  // A run that finished under the same key (run_key.hpp: its resolved config, the trainer's code, its threads and
+  // device) is read back, not trained again: from out_dir, else copied from the first of reuse_from that holds one
+  // (reproduce, sweeps, tuning and the report; a report's stage store). A copy whose files do not match their
+  // recorded hashes is never reused: one line names the file.
+  bool reuse_finished = false;
+  std::vector<std::string> reuse_from;
+  std::string source_dir;  // the repository, whose trainer code the key hashes; empty: runs are not keyed
+  std::string work_root;   // written ${WORK} in the key record's file hashes (the report's work folder), or empty
 };
 
 // Trains (or resumes) one run and writes its outputs; returns the contents of metrics.json. Progress lines with an
@@ -33,6 +41,11 @@ struct RunOptions {
 inline constexpr double kLossGrowthFactor = 100;
 
 nlohmann::ordered_json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log);
+
+// The run of c that has finished under its key, read back as train_run would with o.reuse_finished (the run folder's
+// own, else a copy from o.reuse_from restored into it); nothing where it must train, or where o has no source folder
+// to key it by. A damaged copy is said in one line on `log` and never read.
+std::optional<nlohmann::ordered_json> read_finished_run(const RunConfig& c, const RunOptions& o, std::ostream& log);
 
 // Reads a value of a metrics.json by a dotted path, e.g. "eval.test_digits.digit.recall_at_k.1"; throws
 // std::invalid_argument naming the path when it is missing or not a number.
