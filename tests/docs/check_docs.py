@@ -2,6 +2,7 @@
 """Checks of the documents: README.md and docs/ say what the code does, and no document keeps a journal.
 
     check_docs.py CHECK --repo DIR [--dmlbench EXE] [--without-torch] [--control]
+    check_docs.py papers --repo DIR --dmlbench EXE --write     README.md's papers table rewritten from `dmlbench papers`
 
 CHECK is one of:
   readme-length  README.md has at most README_MAX_LINES lines
@@ -144,6 +145,21 @@ def check_papers(repo, args):
         if a != b:
             return [f"README.md's papers table differs from `dmlbench papers`:\n  README: {a}\n  papers: {b}"]
     return ["README.md's papers table differs from `dmlbench papers` in its length"]
+
+
+def write_papers(repo, args):
+    """README.md's papers table replaced by the output of `dmlbench papers` (after a paper is registered)."""
+    path = os.path.join(repo, "README.md")
+    text = read(path)
+    held = readme_papers(text)
+    if held is None:
+        raise SystemExit(f"README.md has no papers table after {PAPERS_MARK}")
+    made = subprocess.run([args.dmlbench, "papers"], capture_output=True, text=True, check=True).stdout
+    at = text.find(PAPERS_MARK)
+    start = text.find(held, at)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text[:start] + made + text[start + len(held):])
+    print(f"README.md: the papers table is `dmlbench papers`' output ({len(made.splitlines()) - 2} papers)")
 
 
 def example_blocks(text):
@@ -296,7 +312,13 @@ def main():
     p.add_argument("--dmlbench")
     p.add_argument("--without-torch", action="store_true")
     p.add_argument("--control", action="store_true")
+    p.add_argument("--write", action="store_true", help="papers only: rewrite README.md's table")
     args = p.parse_args()
+    if args.write:
+        if args.check != "papers" or not args.dmlbench:
+            p.error("--write rewrites the papers table: give it with papers and --dmlbench")
+        write_papers(args.repo, args)
+        return 0
     check, doctor = CHECKS[args.check]
     if not args.control:
         bad = check(args.repo, args)
