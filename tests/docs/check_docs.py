@@ -7,8 +7,8 @@
 CHECK is one of:
   readme-length  README.md has at most README_MAX_LINES lines
   links          every relative link of README.md and docs/**/*.md names a file or folder that exists
-  commands       each `dmlbench SUB...` that README.md names exists: `dmlbench SUB... --help` exits 0 (with
-                 --without-torch, a LibTorch command may instead answer that this build has no LibTorch)
+  commands       each `dmlbench SUB...` that README.md names exists: `dmlbench SUB... --help` exits 0 with its own
+                 usage line (with --without-torch, a LibTorch command may instead answer that this build has none)
   papers         README.md's papers table is the output of `dmlbench papers`
   examples       each block after "<!-- example: PATH -->" in README.md and docs/**/*.md is the file PATH verbatim,
                  and every tests/extend/example_* file is shown in one
@@ -105,13 +105,16 @@ def check_commands(repo, args):
     bad = []
     for words in commands:
         r = subprocess.run([args.dmlbench] + words + ["--help"], capture_output=True, text=True)
-        if r.returncode == 0:
-            continue
+        usage = re.compile(r"^Usage: \S*dmlbench " + re.escape(" ".join(words)) + r"(?: |$)", re.MULTILINE)
+        if r.returncode == 0 and usage.search(r.stdout):
+            continue  # its own help (an unknown word gets the parent's help, exit status 0)
         if args.without_torch and "built without LibTorch" in r.stdout + r.stderr:
             continue  # a LibTorch command: it exists, and this build has no module to run it
         out = (r.stderr.strip() or r.stdout.strip()).splitlines()
-        bad.append(f"README.md names `dmlbench {' '.join(words)}`, whose --help exits {r.returncode}"
-                   + (f": {out[-1]}" if out else ""))
+        said = f"exits {r.returncode}" + (f": {out[-1]}" if out and r.returncode else "")
+        if r.returncode == 0:
+            said = "prints no help of its own (" + next((l for l in out if l.startswith("Usage:")), "no usage") + ")"
+        bad.append(f"README.md names `dmlbench {' '.join(words)}`, whose --help {said}")
     return bad
 
 
@@ -263,7 +266,7 @@ def doctor_links(repo, tmp):
 def doctor_commands(repo, tmp):
     copy_of(repo, tmp, ["README.md"])
     append(os.path.join(tmp, "README.md"), "\n`dmlbench no-such-command` does nothing.\n")
-    return "`dmlbench no-such-command`, whose --help exits"
+    return "`dmlbench no-such-command`, whose --help prints no help of its own"
 
 
 def doctor_papers(repo, tmp):
