@@ -26,10 +26,12 @@ import subprocess
 import sys
 import tempfile
 
-# The paths the journal check scans for "stop <number>" (files tracked by git under them).
+# ---- What the journal check scans: widen these lists (e.g. the suffixes to the sources) as they are made clean ----
+# Every file git tracks under these paths: none may say "stop <number>" (a development stop).
 STOP_SCANNED = ["README.md", "CHANGELOG.md", "docs", "bench/README.md", "experiments", "theory", "sims", "tests",
                 "scripts"]
-# The documents scanned for "issue <number>": the Markdown files tracked under these paths. reports/ is generated
+# The files git tracks under these paths whose names end in ISSUE_SCANNED_SUFFIXES: none may say "issue <number>" (a
+# ticket). Today the documents only; add ".cpp", ".hpp", ".py", ".txt" to scan the sources too. reports/ is generated
 # from the runs and the scope files, and is not scanned.
 ISSUE_SCANNED = ["README.md", "CHANGELOG.md", "docs", "bench", "experiments", "theory", "sims", "notebooks", "tests",
                  "scripts", "apps"]
