@@ -171,7 +171,7 @@ const std::string kScopeDoc = "docs/extend/scope.md";
 const std::string kRulesMark =
     "<!-- scope-text rules: each row is checked by tests/experiments/report/test_claim_scopes.cpp -->";
 
-std::string read_source_file(const std::string& rel) {
+std::string source_text(const std::string& rel) {
   std::ifstream f(std::string(DMLBENCH_SOURCE_DIR) + "/" + rel, std::ios::binary);
   if (!f) throw std::runtime_error("cannot read " + rel);
   std::ostringstream o;
@@ -213,7 +213,7 @@ std::vector<std::string> scope_rule_mismatches(const std::string& page) {
 }  // namespace
 
 TEST_CASE("claim scopes: docs/extend/scope.md's rules are the reader's, row by row", "[report][scopes][docs]") {
-  const std::string page = read_source_file(kScopeDoc);
+  const std::string page = source_text(kScopeDoc);
   const auto bad = scope_rule_mismatches(page);
   std::string said;
   for (const auto& b : bad) said += "\n  " + b;
@@ -239,14 +239,14 @@ TEST_CASE("claim scopes: docs/extend/scope.md's rules are the reader's, row by r
 TEST_CASE("claim scopes: docs/extend/scope.md's example entry is read, and a copy that types a result is refused",
           "[report][scopes][docs]") {
   const std::string file = "tests/extend/example_scope.json";
-  const auto read = ex::parse_claim_scope_file(read_source_file(file), file);
+  const auto read = ex::parse_claim_scope_file(source_text(file), file);
   REQUIRE(read.size() == 1);
   CHECK(read[0].id == "example-unit-distance");
   CHECK(read[0].scope == "as-printed");
   CHECK(read[0].paper == "EXAMPLE");
   CHECK(read[0].layer == "theory");
   // negative control: the same entry with a p-value typed into its checks cell is refused, naming the row and key
-  auto typed = json::parse(read_source_file(file));
+  auto typed = json::parse(source_text(file));
   typed["rows"][0]["audit"]["checks"] = "the identity holds, p = 0.01";
   CHECK_THROWS_WITH(ex::parse_claim_scope_file(typed.dump(), file),
                     Catch::Contains(file + ": row example-unit-distance: audit \"checks\" types a run's result by hand "
