@@ -35,7 +35,7 @@ def log_e(t, n, g=1.0):
 LOOKS = None  # the planned looks of a group-sequential design (None: the anytime rule, a look after every seed)
 
 
-G = 7.33  # the prior variance of the standardized effect (--g; anytime_t_test.hpp's default since stop 61, 1 before)
+G = 7.33  # the prior variance of the standardized effect (--g; anytime_t_test.hpp's default)
 
 
 def multiplier(n, level, g=None):
@@ -261,7 +261,7 @@ def main():
             secs = sum(stage_est[s] * np.mean(v) / 5 for s, v in seeds.items())
             print("%-22s stage-seconds %.0f against %.0f at 5 seeds (x%.2f); claims undecided %.1f of %d" %
                   ("e-BH cap %d + futility, %s" % (cap, look_name), secs, today, secs / today, left, len(claims)))
-    # seeds by arm (the report's since stop 59), at g = 1 (the default until stop 60), g = 4, and the minimax g of
+    # seeds by arm (as the report spends them), at g = 1 (the unit-information prior), g = 4, and the minimax g of
     # each first look's design (anytime_prior_variance.hpp: 4.21 for looks 5..10, 7.33 for 4..10 at 0.03)
     arms, counts = arms_of(a.repo, ids)
     claims_arms = [c for c in claims if c[1] in arms]

@@ -1,6 +1,7 @@
 // How to compute a new ranking metric: precision at 2 from each query's ranked neighbours (the computation alone).
-// Reporting it still takes the places README.md lists: LevelReport and score() in retrieval_evaluation, to_json,
-// ranking_metric_keys(), its test beside test_retrieval_evaluation.cpp and its row in experiments/evaluation.md.
+// Reporting it still takes the places docs/extend/metric.md lists: LevelReport and score() in retrieval_evaluation,
+// to_json, ranking_metric_keys(), its test beside test_retrieval_evaluation.cpp and its row in
+// experiments/evaluation.md.
 #include <algorithm>
 #include <cstdint>
 #include <optional>

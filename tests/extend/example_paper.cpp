@@ -21,7 +21,7 @@ std::vector<ClaimResult> example_claims(const CheckConfig& c) { return {check_ex
 
 // {key, title, citation, text (its extraction in ../shared/papers/, "" if none), layers, order}
 const bool paper_registered = register_paper({"EXAMPLE", "An example paper (tests/extend)",
-                                             "none: the README's how-to-extend example", "", {"theory"}, 1000});
+                                             "none: the example of docs/extend/paper.md", "", {"theory"}, 1000});
 const bool claims_registered = register_theory_claims("EXAMPLE", example_claims);
 
 }  // namespace

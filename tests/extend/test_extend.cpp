@@ -1,5 +1,6 @@
-// The README's how-to-extend examples (tests/extend/example_*) are live: each is found where the bench looks for its
-// kind and does what its doc says on a hand-made input, and README.md shows each file verbatim.
+// The how-to-extend examples (tests/extend/example_*) are live: each is found where the bench looks for its kind and
+// does what its doc says on a hand-made input. That docs/extend/<kind>.md shows each file verbatim is checked by
+// tests/docs/check_docs.py (ctest docs.examples_check, with its negative control).
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
 #include "dmlbench/experiments/training_loss.hpp"
@@ -13,7 +14,6 @@
 #include <cstdint>
 #include <fstream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -88,32 +88,6 @@ double brute_force_precision_at_2(const std::vector<std::vector<double>>& key, c
   }
   return total / with_positive;
 }
-
-// README.md's block after "<!-- example: PATH -->": the lines between its opening and closing fences.
-std::string readme_block(const std::string& readme, const std::string& path) {
-  const auto at = readme.find("<!-- example: " + path + " -->\n```");
-  if (at == std::string::npos) return "(no block marked " + path + ")";
-  const auto body = readme.find('\n', readme.find("```", at)) + 1;
-  const auto close = readme.find("\n```", body - 1);
-  return close == std::string::npos ? "(block of " + path + " not closed)" : readme.substr(body, close + 1 - body);
-}
-
-// "" when README.md's block of PATH is the file `text` verbatim; else the first line where they differ.
-std::string block_mismatch(const std::string& readme, const std::string& path, const std::string& text) {
-  const std::string block = readme_block(readme, path);
-  std::istringstream a(block), b(text);
-  std::string la, lb;
-  for (int line = 1;; ++line) {
-    const bool more_a = bool(std::getline(a, la)), more_b = bool(std::getline(b, lb));
-    if (!more_a && !more_b) return block == text ? "" : path + ": differs at the end";
-    if (more_a != more_b || la != lb)
-      return path + " line " + std::to_string(line) + ": README \"" + la + "\", file \"" + lb + "\"";
-  }
-}
-
-const std::vector<std::string> kExamples = {
-    "tests/extend/example_loss.cpp",   "tests/extend/example_miner.cpp", "tests/extend/example_sampler.cpp",
-    "tests/extend/example_metric.cpp", "tests/extend/example_paper.cpp", "tests/extend/example_reproduction.json"};
 
 }  // namespace
 
@@ -253,22 +227,4 @@ TEST_CASE("extend: the example reproduction reads and plans, and a broken copy i
   broken["profiles"]["quick"]["seedz"] = 2;
   CHECK_THROWS_WITH(ex::parse_reproduction(broken, file, kSource),
                     Contains("unknown key \"seedz\"") && Contains("did you mean \"seeds\"?"));
-}
-
-TEST_CASE("extend: README.md shows each example file verbatim, and a changed block is told apart",
-          "[extend][experiments]") {
-  const auto readme = slurp(kSource + "/README.md");
-  for (const auto& path : kExamples) {
-    const auto text = slurp(kSource + "/" + path);
-    const auto mismatch = block_mismatch(readme, path, text);
-    INFO(mismatch);
-    CHECK(mismatch.empty());
-    // negative control: the same block with one character changed is not the file
-    auto changed = readme;
-    const auto at = changed.find(text.substr(0, 40), changed.find("<!-- example: " + path));
-    REQUIRE(at != std::string::npos);
-    changed[at + 3] = changed[at + 3] == 'x' ? 'y' : 'x';
-    CHECK_THAT(block_mismatch(changed, path, text), Contains(path + " line "));
-  }
-  CHECK_THAT(block_mismatch(readme, "tests/extend/no_such.cpp", "x\n"), Contains("no block marked"));
 }

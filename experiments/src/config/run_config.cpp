@@ -78,7 +78,7 @@ std::vector<ConfigKey> run_and_model_keys() {
       ranged(config_key("dataset.loader_threads", "integer", 0, "decoding threads of the prefetching loader (0: the "
                                                         "trainer's thread)"), 0, 256),
       ranged(config_key("dataset.prefetch", "integer", 4, "batches decoded ahead"), 1, 1024),
-      ranged(config_key("dataset.folds", "integer", 0, "tuning (issue 28): deal the training classes at "
+      ranged(config_key("dataset.folds", "integer", 0, "tuning: deal the training classes at "
                                                 "dataset.fold_level into this many class-disjoint folds; fold "
                                                 "dataset.fold becomes the only evaluation set, validation, and the "
                                                 "others train (0: no folds, every split as the dataset has it)"),

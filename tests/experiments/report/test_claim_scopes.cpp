@@ -14,8 +14,10 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -161,6 +163,94 @@ TEST_CASE("claim scopes: a run's result typed into a scope text is refused, nami
   e = entry("bad", "as-printed");
   e["audit"]["action"] = "done in issue 32. Was: the verdict was refuted";  // a change log may name a past verdict
   CHECK_NOTHROW(ex::parse_claim_scope_file(scope_file("XHN", "experiments", {e}).dump(), "F.json"));
+}
+
+namespace {
+
+const std::string kScopeDoc = "docs/extend/scope.md";
+const std::string kRulesMark =
+    "<!-- scope-text rules: each row is checked by tests/experiments/report/test_claim_scopes.cpp -->";
+
+std::string source_text(const std::string& rel) {
+  std::ifstream f(std::string(DMLBENCH_SOURCE_DIR) + "/" + rel, std::ios::binary);
+  if (!f) throw std::runtime_error("cannot read " + rel);
+  std::ostringstream o;
+  o << f.rdbuf();
+  return o.str();
+}
+
+// Each row of the page's rules table ("| `text` | in | refuses `hit` |" or "... | accepts |") that the reader does
+// not answer as the row says, one line each; a page without the table, or a table with no row, is one line too.
+std::vector<std::string> scope_rule_mismatches(const std::string& page) {
+  const auto at = page.find(kRulesMark);
+  if (at == std::string::npos) return {kScopeDoc + " has no rules table after " + kRulesMark};
+  std::istringstream in(page.substr(at + kRulesMark.size()));
+  const std::regex row(R"(^\| `([^`]+)` \| (any text|checks, differs, free) \| (refuses `([^`]+)`|accepts) \|$)");
+  std::vector<std::string> bad;
+  std::string line;
+  int rows = 0;
+  std::getline(in, line);  // the rest of the marker's line
+  while (std::getline(in, line) && !line.empty()) {
+    if (line.rfind("| text", 0) == 0 || line.rfind("|---", 0) == 0) continue;
+    std::smatch m;
+    if (!std::regex_match(line, m, row)) {
+      bad.push_back("a row the check cannot read: " + line);
+      continue;
+    }
+    ++rows;
+    const bool outcome_words = m[2] == "checks, differs, free";
+    const std::string want = m[3] == "accepts" ? "" : m[4].str();
+    const std::string got = ex::hand_typed_result(m[1], outcome_words);
+    if (got != want)
+      bad.push_back("`" + m[1].str() + "` in " + m[2].str() + ": the page says " +
+                    (want.empty() ? "accepts" : "refuses `" + want + "`") + ", the reader " +
+                    (got.empty() ? "accepts" : "refuses `" + got + "`"));
+  }
+  if (rows == 0) bad.push_back(kScopeDoc + "'s rules table has no row");
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("claim scopes: docs/extend/scope.md's rules are the reader's, row by row", "[report][scopes][docs]") {
+  const std::string page = source_text(kScopeDoc);
+  const auto bad = scope_rule_mismatches(page);
+  std::string said;
+  for (const auto& b : bad) said += "\n  " + b;
+  INFO(kScopeDoc << " against hand_typed_result:" << said);
+  CHECK(bad.empty());
+  // negative controls: a row that says "accepts" of a refused text, and one that names another hit, are named
+  std::string doctored = page;
+  const std::string refused = "| `Holm-adjusted` | any text | refuses `Holm` |";
+  REQUIRE(doctored.find(refused) != std::string::npos);
+  doctored.replace(doctored.find(refused), refused.size(), "| `Holm-adjusted` | any text | accepts |");
+  CHECK(scope_rule_mismatches(doctored) ==
+        std::vector<std::string>{"`Holm-adjusted` in any text: the page says accepts, the reader refuses `Holm`"});
+  doctored = page;
+  const std::string word = "| `verdict stays refuted for any delta` | checks, differs, free | refuses `refuted` |";
+  REQUIRE(doctored.find(word) != std::string::npos);
+  doctored.replace(doctored.find(word), word.size(),
+                   "| `verdict stays refuted for any delta` | checks, differs, free | refuses `verified` |");
+  CHECK(scope_rule_mismatches(doctored).size() == 1);
+  CHECK(scope_rule_mismatches("no table") ==
+        std::vector<std::string>{kScopeDoc + " has no rules table after " + kRulesMark});
+}
+
+TEST_CASE("claim scopes: docs/extend/scope.md's example entry is read, and a copy that types a result is refused",
+          "[report][scopes][docs]") {
+  const std::string file = "tests/extend/example_scope.json";
+  const auto read = ex::parse_claim_scope_file(source_text(file), file);
+  REQUIRE(read.size() == 1);
+  CHECK(read[0].id == "example-unit-distance");
+  CHECK(read[0].scope == "as-printed");
+  CHECK(read[0].paper == "EXAMPLE");
+  CHECK(read[0].layer == "theory");
+  // negative control: the same entry with a p-value typed into its checks cell is refused, naming the row and key
+  auto typed = json::parse(source_text(file));
+  typed["rows"][0]["audit"]["checks"] = "the identity holds, p = 0.01";
+  CHECK_THROWS_WITH(ex::parse_claim_scope_file(typed.dump(), file),
+                    Catch::Contains(file + ": row example-unit-distance: audit \"checks\" types a run's result by hand "
+                                           "('p = 0')"));
 }
 
 TEST_CASE("claim scopes: the files of every layer by id, an id given twice or a file in the wrong layer refused",

@@ -1,6 +1,6 @@
-// The README's layers, checked on the includes (issue 51 item 4): theory <- sims <- experiments <- apps, no
-// torch/torch.h in theory/ or sims/, and inside experiments/src/ the parts in the order of the README's block
-// "layers of experiments/src, highest first": a file includes only its own part and the parts below it.
+// The layers of docs/layout.md, checked on the includes: theory <- sims <- experiments <- apps, no torch/torch.h in
+// theory/ or sims/, and inside experiments/src/ the parts in the order of the page's block "layers of
+// experiments/src, highest first": a file includes only its own part and the parts below it.
 #include "../../support/scratch_dir.hpp"
 #include "../../support/text_file.hpp"
 
@@ -22,14 +22,15 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::string kSource = DMLBENCH_SOURCE_DIR;
+const std::string kLayoutDoc = "docs/layout.md";  // the page that holds the block
 
-// The README block's parts: part -> rank (the lowest line 0).
-std::map<std::string, int> readme_ranks(const std::string& readme) {
+// The block's parts: part -> rank (the lowest line 0).
+std::map<std::string, int> layer_ranks(const std::string& page) {
   const std::string marker = "<!-- layers of experiments/src, highest first -->\n```\n";
-  const auto at = readme.find(marker);
-  if (at == std::string::npos) throw std::runtime_error("README.md has no block \"layers of experiments/src\"");
-  const auto end = readme.find("```", at + marker.size());
-  std::istringstream in(readme.substr(at + marker.size(), end - at - marker.size()));
+  const auto at = page.find(marker);
+  if (at == std::string::npos) throw std::runtime_error(kLayoutDoc + " has no block \"layers of experiments/src\"");
+  const auto end = page.find("```", at + marker.size());
+  std::istringstream in(page.substr(at + marker.size(), end - at - marker.size()));
   std::vector<std::vector<std::string>> lines;
   for (std::string line; std::getline(in, line);) {
     std::istringstream words(line);
@@ -70,7 +71,7 @@ std::vector<std::string> climbing_includes(const fs::path& root, const std::map<
   for (const auto& part : fs::directory_iterator(root / "src")) {
     const std::string me = part.path().filename().string();
     if (!rank.count(me)) {
-      bad.push_back("src/" + me + "/: a part the README's block does not place");
+      bad.push_back("src/" + me + "/: a part the block of " + kLayoutDoc + " does not place");
       continue;
     }
     for (const auto& f : fs::directory_iterator(part.path())) {
@@ -130,9 +131,9 @@ std::vector<std::string> unused_public_headers(const fs::path& root, const std::
 
 }  // namespace
 
-TEST_CASE("layers: no include climbs the README's order of experiments/src, and theory and sims stay below",
+TEST_CASE("layers: no include climbs docs/layout.md's order of experiments/src, and theory and sims stay below",
           "[report][layers]") {
-  const auto rank = readme_ranks(slurp(kSource + "/README.md"));
+  const auto rank = layer_ranks(slurp(kSource + "/" + kLayoutDoc));
   REQUIRE(rank.at("common") == 0);
   REQUIRE(rank.at("losses") > rank.at("engine"));
   const auto bad = climbing_includes(kSource + "/experiments", rank);
@@ -167,15 +168,15 @@ TEST_CASE("layers: the check finds an include that climbs, directly or through a
   std::sort(bad.begin(), bad.end());
   CHECK(bad == std::vector<std::string>{"src/data/other.cpp -> engine (glue.hpp)",
                                         "src/data/reader.cpp -> engine (step.hpp)"});
-  // a part the README does not place is named
+  // a part the page does not place is named
   fs::create_directories(root / "src/extra");
   CHECK_THAT(climbing_includes(root, rank),
-             Catch::VectorContains(std::string("src/extra/: a part the README's block does not place")));
+             Catch::VectorContains("src/extra/: a part the block of " + kLayoutDoc + " does not place"));
   fs::remove_all(root);
-  // the README block read: highest first
-  const auto r = readme_ranks("x\n<!-- layers of experiments/src, highest first -->\n```\ntop\nmid a\nlow\n```\n");
+  // the block read: highest first
+  const auto r = layer_ranks("x\n<!-- layers of experiments/src, highest first -->\n```\ntop\nmid a\nlow\n```\n");
   CHECK(r == std::map<std::string, int>{{"top", 2}, {"mid", 1}, {"a", 1}, {"low", 0}});
-  CHECK_THROWS_WITH(readme_ranks("no block"), Catch::Contains("no block \"layers of experiments/src\""));
+  CHECK_THROWS_WITH(layer_ranks("no block"), Catch::Contains("no block \"layers of experiments/src\""));
 }
 
 TEST_CASE("layers: every public header is used by apps/, the tests or bench/, directly or through another",

@@ -80,7 +80,7 @@ TEST_CASE("seed spending: a stage's look counts its decided claims and names tho
   CHECK(look.decided == 1);
   // c-near: the interval at 20 seeds (its sd ~1) would lie beside 0 or inside (-1, 1); c-far's sd ~10 could not;
   // c-one has fewer than two seeds and waits; c-flat's zero spread estimates no sd and waits for a seed with spread
-  // (until stop 61 it counted as beyond reach)
+  // (it does not count as beyond reach)
   CHECK(look.waiting == std::vector<std::string>{"c-near", "c-one", "c-flat"});
   CHECK(look.hopeless == 1);
   CHECK(look.more());

@@ -6,7 +6,7 @@
 // report looks at every seed count from its first look to its cap, so the rule takes the worst ratio over that range:
 //     regret(g) = max over n = first..cap of c_n(level, g) / min over g' of c_n(level, g'),
 // c_n the radius multiplier of anytime_t_test.hpp, and g* = argmin regret. It reads no run: only the level the looks
-// decide at and the seed range. With g = 1 (the unit-information prior the bench used until stop 60) c_4 is infinite
+// decide at and the seed range. With g = 1 (the unit-information prior) c_4 is infinite
 // at level 0.03 (no data can decide at 4 seeds) and c_5 = 25.2 against the narrowest 6.17, so no claim is decided
 // before the sixth seed and no seeds can be taken from claims decided early.
 #pragma once

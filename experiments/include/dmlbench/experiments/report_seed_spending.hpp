@@ -39,9 +39,9 @@ struct SeedLook {
 // at `cap` seeds, at the present sd, would be neither below |mean| (a side of 0) nor below delta - |mean| (inside the
 // equivalence band); a claim with fewer than 2 seeds always waits, and so does one without spread (every seed's
 // difference the same): such seeds estimate no sd, the t-test cannot judge them (the zero-spread rule,
-// welch_comparison.hpp), and the next seed can give them spread. Until stop 61 a claim without spread never waited, so
-// two [XHN] Fig 3 rows whose four seeds were all 100% (or 0%) of the dots stopped undecided at 4 seeds, where at stop
-// 60 a ninth seed with spread had decided them. A claim that never gains spread stops at the cap. Throws std::runtime_error for a summary
+// welch_comparison.hpp), and the next seed can give them spread (an [XHN] Fig 3 row whose first four seeds are all
+// 100% or all 0% of the dots may be decided by a later seed with spread). A claim that never gains spread stops at
+// the cap. Throws std::runtime_error for a summary
 // without "variants".
 SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t cap);
 

@@ -29,7 +29,7 @@ std::string training_statistics_text(const nlohmann::ordered_json& statistics);
 // not-reproduced; d inconclusive;" ("" without training rows).
 std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdjustment method);
 
-// The four outcomes defined, one short paragraph each (REPORT.md; the README holds the same text).
+// The four outcomes defined, one short paragraph each (REPORT.md; docs/verdicts.md explains them too).
 std::string training_outcomes_definition_markdown();
 
 // The training rows whose verdict differs from the same id's in the previous claims.json (the report's, before it is

@@ -1,5 +1,5 @@
-// The README's rule on four worked rows (issue 49 item 2: one row per outcome, as `reproduce` decides them) cannot go
-// stale (issue 50 item 3): each number it prints is recomputed here from the committed report's stage store
+// The decision rule's four worked rows in docs/verdicts.md (one row per outcome, as `reproduce` decides them) cannot go
+// stale: each number they print is recomputed here from the committed report's stage store
 // (reports/stages/<stage>/summary.json, the claim's first 4 seeds, the report's first look) with the library's own statistics.
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
@@ -28,6 +28,7 @@ using json = nlohmann::ordered_json;
 namespace {
 
 const std::string kSource = DMLBENCH_SOURCE_DIR;
+const std::string kDoc = "docs/verdicts.md";  // the page that holds the worked rows
 const std::string kTableLead = "The rule on four rows of the committed runs";
 constexpr std::size_t kSeeds = 4;  // "(their first 4 seeds, the report's first look)"
 
@@ -111,13 +112,13 @@ std::vector<std::string> row_mismatches(const std::string& line, const fs::path&
   return bad;
 }
 
-// Every mismatch of the README's worked rows and of the two multipliers and the first deciding n it quotes.
-std::vector<std::string> worked_row_mismatches(const std::string& readme, const fs::path& store) {
-  const auto at = readme.find(kTableLead);
-  if (at == std::string::npos) return {"README.md has no \"" + kTableLead + "\""};
+// Every mismatch of the page's worked rows and of the two multipliers and the first deciding n it quotes.
+std::vector<std::string> worked_row_mismatches(const std::string& page, const fs::path& store) {
+  const auto at = page.find(kTableLead);
+  if (at == std::string::npos) return {kDoc + " has no \"" + kTableLead + "\""};
   std::vector<std::string> bad;
   std::smatch m;
-  const std::string lead = readme.substr(at, 400);
+  const std::string lead = page.substr(at, 400);
   if (std::regex_search(lead, m, std::regex(R"(c_(\d+) = ([\d.]+) against Welch's ([\d.]+))"))) {
     if (m[1].str() != std::to_string(kSeeds)) bad.push_back("the multiplier quoted is c_" + m[1].str());
     if (!prints_as(ex::anytime_radius_multiplier(kSeeds), m[2])) bad.push_back("c_4 is not " + m[2].str());
@@ -127,7 +128,7 @@ std::vector<std::string> worked_row_mismatches(const std::string& readme, const 
   } else {
     bad.push_back("no \"c_4 = ... against Welch's ...\" before the table");
   }
-  std::istringstream in(readme.substr(at));
+  std::istringstream in(page.substr(at));
   std::set<std::string> outcomes;
   std::string line;
   for (int k = 0; std::getline(in, line) && k < 40; ++k) {
@@ -137,7 +138,7 @@ std::vector<std::string> worked_row_mismatches(const std::string& readme, const 
   }
   if (outcomes != std::set<std::string>{"verified", "refuted", "not-reproduced", "inconclusive"})
     bad.push_back("the rows do not show the four outcomes once each");
-  const std::string tail = readme.substr(at, 3000);
+  const std::string tail = page.substr(at, 3000);
   if (std::regex_search(tail, m, std::regex(R"(\(0\.05 / 75\)[\s\S]{0,80}?the first n\s+that can decide is (\d+))"))) {
     std::size_t n = 2;
     while (!std::isfinite(ex::anytime_radius_multiplier(n, 0.05 / 75))) ++n;
@@ -151,22 +152,22 @@ std::vector<std::string> worked_row_mismatches(const std::string& readme, const 
 
 }  // namespace
 
-TEST_CASE("README: the worked rows of the decision rule are the committed runs' first 4 seeds",
-          "[report][readme]") {
-  const auto bad = worked_row_mismatches(slurp(kSource + "/README.md"), kSource + "/reports/stages");
-  INFO("README.md's worked rows against reports/stages:" << joined(bad));
+TEST_CASE("docs/verdicts.md: the worked rows of the decision rule are the committed runs' first 4 seeds",
+          "[report][docs]") {
+  const auto bad = worked_row_mismatches(slurp(kSource + "/" + kDoc), kSource + "/reports/stages");
+  INFO(kDoc << "'s worked rows against reports/stages:" << joined(bad));
   CHECK(bad.empty());
 }
 
 // The negative control: one printed number changed (a seed's difference, an interval end, the outcome) is named.
-TEST_CASE("README: the worked-rows check names a number the runs do not give", "[report][readme]") {
-  const std::string readme = slurp(kSource + "/README.md");
-  const auto at = readme.find("| `", readme.find(kTableLead));
+TEST_CASE("docs/verdicts.md: the worked-rows check names a number the runs do not give", "[report][docs]") {
+  const std::string page = slurp(kSource + "/" + kDoc);
+  const auto at = page.find("| `", page.find(kTableLead));
   REQUIRE(at != std::string::npos);
-  const auto eol = readme.find('\n', at);
-  const std::string first = readme.substr(at, eol - at);
+  const auto eol = page.find('\n', at);
+  const std::string first = page.substr(at, eol - at);
   const auto check = [&](const std::string& changed) {
-    std::string r = readme;
+    std::string r = page;
     r.replace(at, eol - at, changed);
     return worked_row_mismatches(r, kSource + "/reports/stages");
   };
