@@ -16,9 +16,10 @@ namespace dmlbench::experiments {
 using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
-// The stage's commands without the program, the work folder written $WORK: the same on every machine. Where a
-// command reads finished runs back from (--reuse-from) is left out: a run read back is the run trained.
-static json commands_json(const Stage& s, const std::string& work) {
+// The stage's commands without the program, the work folder written $WORK and the repository ${SOURCE}: the same in
+// every checkout on every machine. Where a command reads finished runs back from (--reuse-from) is left out: a run
+// read back is the run trained.
+static json commands_json(const Stage& s, const std::string& work, const std::string& source) {
   json cmds = json::array();
   for (const auto& c : s.commands) {
     json a = json::array();
@@ -28,7 +29,10 @@ static json commands_json(const Stage& s, const std::string& work) {
         continue;
       }
       std::string v = c.argv[i];
-      if (v.rfind(work, 0) == 0) v = "$WORK" + v.substr(work.size());
+      if (v.rfind(work, 0) == 0)
+        v = "$WORK" + v.substr(work.size());
+      else if (!source.empty() && v.rfind(source + "/", 0) == 0)
+        v = "${SOURCE}" + v.substr(source.size());
       a.push_back(v);
     }
     cmds.push_back(a);
@@ -72,7 +76,7 @@ void hash_stages(std::vector<Stage>& stages, const ReportConfig& cfg, const std:
     return it->second;
   };
   for (auto& s : stages) {
-    s.config = {{"stage", s.name}, {"commands", commands_json(s, cfg.work)}, {"code", std::string()}};
+    s.config = {{"stage", s.name}, {"commands", commands_json(s, cfg.work, cfg.source_dir)}, {"code", std::string()}};
     s.code_files.clear();
     if (!s.notebooks && !s.code_set.empty()) {
       const auto& fp = fingerprint(code_set_roots(s.code_set));

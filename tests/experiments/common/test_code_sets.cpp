@@ -79,7 +79,7 @@ TEST_CASE("code sets: the trainer holds the training and evaluation code and wha
   CHECK_THROWS_WITH(ex::code_set_roots("report"), Catch::Contains("no code set named"));
 }
 
-TEST_CASE("code sets: a header nothing includes moves no set; each edit moves exactly the sets that reach the file",
+TEST_CASE("code sets: a header nothing includes moves no set, and each edit moves exactly the sets that reach the file",
           "[experiments][code_sets]") {
   ScratchDir scratch("dmlbench-code-sets");
   const fs::path repo = scratch.dir() / "repo";

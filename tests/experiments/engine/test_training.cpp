@@ -78,9 +78,9 @@ RunConfig small(std::vector<std::string> set) {
 // digits) for runs on the bundled digits, seed 1, fused kernels, on CPU; the engine must give the same doubles,
 // bit for bit (equality, no tolerance: the same kernels in the same order). A run crossing an epoch boundary (45
 // steps, 37 per epoch) with each miner, and the probe's normalised and plain-distance variants (25 steps).
-// The pins were printed with Debian's ATLAS behind libblas.so.3: another BLAS (OpenBLAS, the set-up's default since
-// issue 15) sums the GEMMs of the loss in another order and gives other last bits, so this test is hidden from the
-// discovered list and run by tests/CMakeLists.txt with ATLAS loaded (LD_LIBRARY_PATH), and it checks that it was.
+// The pins were printed with Debian's ATLAS behind libblas.so.3: another BLAS (OpenBLAS, the set-up's default) sums the
+// GEMMs of the loss in another order and gives other last bits, so this test is hidden from the discovered list and run
+// by tests/CMakeLists.txt with ATLAS loaded (LD_LIBRARY_PATH), and it checks that it was.
 TEST_CASE("the engine reproduces the replaced even/odd trainer's metrics bit for bit on ATLAS [LCC Table 1]",
           "[.][atlas][experiments][training][regression]") {
   INFO(describe_blas());
@@ -451,7 +451,7 @@ json untimed(json m) {
 
 }  // namespace
 
-TEST_CASE("two runs of one key give the same metrics.json but for timings; a finished run of the key is read back, "
+TEST_CASE("two runs of one key give the same metrics.json but for timings, a finished run of the key is read back "
           "from its folder or a store, and a run of another config trains", "[experiments][training][run_key]") {
   ScratchDir scratch("dmlbench-run-reuse");
   const auto c = small({"schedule.epochs=1"});

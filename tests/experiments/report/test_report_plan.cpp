@@ -119,7 +119,7 @@ TEST_CASE("report stages: commands run the executable given and write under the 
     }
   }
   // each reproduction stage runs `reproduce` on its file with the report's profile, and its estimate is the seconds
-  // its file gives for that profile, scaled to its seeds_cap where it may add seeds (issue 49 item 5: at most)
+  // its file gives for that profile, scaled to its seeds_cap where it may add seeds (at most)
   const auto& r = stage(stages, "mnist-evenodd");
   REQUIRE(r.commands.size() == 1);
   CHECK(values_of(r.commands[0].argv, "--profile") == std::vector<std::string>{"default"});
@@ -284,6 +284,14 @@ TEST_CASE("report caching: a missing output, --force, or another command reruns 
   auto there = ex::plan_report_stages(moved);
   ex::hash_stages(there, moved, s.manifest, moved.notebooks + "/figures.json");
   CHECK(stage(there, "sims-phase").hash == stage(deflt, "sims-phase").hash);
+  // so is the repository (${SOURCE}): the same code checked out elsewhere hashes the same
+  fs::copy(s.dir / "repo", s.dir / "checkout", fs::copy_options::recursive);
+  auto elsewhere = s.cfg;
+  elsewhere.source_dir = (s.dir / "checkout").string();
+  elsewhere.notebooks = (s.dir / "checkout/notebooks").string();
+  auto checkout = ex::plan_report_stages(elsewhere);
+  ex::hash_stages(checkout, elsewhere, s.manifest, elsewhere.notebooks + "/figures.json");
+  for (std::size_t k = 0; k < checkout.size(); ++k) CHECK(checkout[k].hash == deflt[k].hash);
 }
 
 TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time, 0 when not selected",

@@ -64,7 +64,7 @@ void store_copy(const fs::path& from, const fs::path& to, const std::string& wor
 
 }  // namespace
 
-TEST_CASE("run key: the same run has the same key anywhere; its config, threads and device each move it",
+TEST_CASE("run key: the same run has the same key anywhere, and its config, threads and device each move it",
           "[experiments][run_key]") {
   const auto k = ex::run_key(config(kSource + "/data/mnist"), 1, "cpu", kSource);
   CHECK(k.key.size() == 16);
@@ -124,7 +124,7 @@ TEST_CASE("run key record: a finished run checks, a changed file is named and ne
 }
 
 TEST_CASE("run store: a stored copy (paths as placeholders, large files left out) is found by key, restored into "
-          "another work folder, and checks there; a damaged copy is skipped and said", "[experiments][run_key]") {
+          "another work folder, and checks there, and a damaged copy is skipped and said", "[experiments][run_key]") {
   ScratchDir scratch("dmlbench-run-store");
   const auto k = ex::run_key(config(kSource + "/data/mnist"), 1, "cpu", kSource);
   const fs::path work = scratch.dir() / "work";
