@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sanitizer build (issue 29): clang with -fsanitize=address,undefined (any report fatal) and libFuzzer's coverage,
+# The sanitizer build: clang with -fsanitize=address,undefined (any report fatal) and libFuzzer's coverage,
 # of the torch-free layers (theory, sims, the data readers, the torch-free `dmlbench`), their tests and the fuzz
 # harnesses of tests/fuzz/. LibTorch is left out: it is not built with the sanitizers' runtime, and none of the bench's
 # own readers depend on it. Arguments name the targets (default: all); the test command builds `dmlbench_fuzzers`.

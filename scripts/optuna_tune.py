@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The Optuna driver of `dmlbench tune` (issue 28: every arm tuned with the same budget).
+"""The Optuna driver of `dmlbench tune` (every arm tuned with the same budget).
 
 The protocol is that of "A Metric Learning Reality Check" (Musgrave, Belongie and Lim, ECCV 2020): each arm of a
 reproduction (a loss, a miner, a method added to them) gets the same number of hyperparameter trials, drawn by the
@@ -563,7 +563,7 @@ def collect(args):
 # ------------------------------------------------------------------------------------------------------- main
 
 def parse_args(argv):
-    parser = argparse.ArgumentParser(prog=PROG, description="The Optuna driver of `dmlbench tune` (issue 28).")
+    parser = argparse.ArgumentParser(prog=PROG, description="The Optuna driver of `dmlbench tune`.")
     commands = parser.add_subparsers(dest="command", required=True)
     w = commands.add_parser("work", help="run trials until no arm has room left")
     w.add_argument("dir", help="the tune folder (plan.json, study.journal, trials/)")

@@ -324,7 +324,8 @@ ClaimResult thm2_pair_probability_row(std::uint64_t seed) {
   r.corrected_form = "P(Y_i = Y_j) = p^2 + (t-1) q'^2 within a class, 2 p q' + (t-2) q'^2 across; below 1/2 for "
                      "t = 3, p < " + fmt(pair_probability_half(3)) + ", where, summed over pairs j != i, the margin "
                      "minimizer puts all points in one place with beta = -alpha; with the printed sum over all "
-                     "pairs the proof's candidate stays the minimizer there (issue 32's audit; not computed here)";
+                     "pairs the proof's candidate stays the minimizer there (found by the scope audit; not computed "
+                     "here)";
   const auto c = config(Objective::margin, 12, 3, 0.6);
   MinimizerConfig mc;
   mc.restarts = 1;

@@ -43,7 +43,7 @@ void ObjectiveConfig::validate() const {
     throw domain_error("easy positive sampling is defined for the triplet and margin losses, not contrastive");
   theory::require_positive("margin alpha", alpha);
   if (dim < 1) throw domain_error("the embedding dimension must be >= 1, got " + std::to_string(dim));
-  // evaluate() holds D, P and G: three n x n matrices of doubles (issue 29: n = 100000 ended in std::bad_alloc)
+  // evaluate() holds D, P and G: three n x n matrices of doubles (unchecked, n = 100000 ended in std::bad_alloc)
   theory::require_memory(3.0 * 8.0 * double(model.n) * double(model.n),
                          "the [LCC] objective at n = " + std::to_string(model.n) + " (three n x n matrices of doubles)");
 }

@@ -1,5 +1,5 @@
 // [WU]: distance weighted sampling, whose density of distances on the sphere the bench's distance-weighted miner
-// inverts (experiments' MinerConfig::dw_*); the sixth paper, added as a plug-in (issue 51 item 2).
+// inverts (experiments' MinerConfig::dw_*); the sixth paper, added as a plug-in.
 #include "dmlbench/theory/paper_registry.hpp"
 
 namespace {

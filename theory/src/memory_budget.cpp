@@ -1,4 +1,4 @@
-// The memory budget of declared sizes (issue 29): DMLBENCH_MEMORY_LIMIT or the physical memory.
+// The memory budget of declared sizes: DMLBENCH_MEMORY_LIMIT or the physical memory.
 #include "dmlbench/theory/memory_budget.hpp"
 
 #include "dmlbench/theory/domain_checks.hpp"

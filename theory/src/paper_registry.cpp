@@ -1,4 +1,4 @@
-// The registry of papers and their theory checks (issue 51 item 1).
+// The registry of papers and their theory checks.
 #include "dmlbench/theory/paper_registry.hpp"
 
 #include <algorithm>

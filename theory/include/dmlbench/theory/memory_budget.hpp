@@ -1,4 +1,4 @@
-// The memory budget a declared size is checked against before anything is allocated (issue 29): an idx header
+// The memory budget a declared size is checked against before anything is allocated: an idx header
 // promising 10^12 pixels, a safetensors shape, the [LCC] objective's n x n matrices. One clear error naming the size
 // and the limit, never std::bad_alloc.
 #pragma once

@@ -1,4 +1,4 @@
-// The papers the bench checks, each registered from its own file as a loss is (issue 51 item 1): its key, title,
+// The papers the bench checks, each registered from its own file as a loss is: its key, title,
 // citation and text, the layers that hold its claims, and the theory checks it contributes. The claims table, the
 // command line's help and the report's titles read this registry instead of naming papers.
 #pragma once
