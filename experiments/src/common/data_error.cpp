@@ -1,4 +1,4 @@
-// Text quoted from a damaged file into a one-line error (issue 29).
+// Text quoted from a damaged file into a one-line error.
 #include "dmlbench/experiments/data_error.hpp"
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The one registry behind losses, miners and samplers (issue 26): specs added by name at static initialisation, kept
+// The one registry behind losses, miners and samplers: specs added by name at static initialisation, kept
 // sorted by name, found by name with an error that names the registered ones. Internal to experiments/.
 #pragma once
 

@@ -1,6 +1,6 @@
 // The ranking metrics of one level of a retrieval evaluation (experiments/evaluation.md: P@1, R-precision, MAP@R),
 // computed from each query's ranked neighbours when ranking is asked for (a curve point needs eval.curve_ranking). The
-// one list the run's eval block and schedule.stop_metric's rule read (issue 51 item 1: a new one is named here once).
+// one list the run's eval block and schedule.stop_metric's rule read (a new one is named here once).
 #pragma once
 
 #include <string>

@@ -213,7 +213,7 @@ void read_metric_counts(const json& m, const std::string& w, ReproductionMetric&
   const json& c = m["counts"];
   check_only_keys(c, {"successes", "trials", "unit", "unit_reason"}, cw);
   if (!x.bound) throw config_error(cw + ": counts test a share against a bound; add compare.bound");
-  // issue 49 item 1: the seed is the unit; the pooled counts are a description beside the per-seed shares
+  // the seed is the unit; the pooled counts are a description beside the per-seed shares
   if (c.value("unit", "") != "seed")
     throw config_error(cw + ": a share claim is tested on each seed's share (the metric's path): set \"unit\": \"seed\" "
                        "and say why in \"unit_reason\" (the counts pooled over the runs are a description only)");
@@ -343,7 +343,7 @@ Reproduction reproduction_fields(const json& source, const std::string& path, co
 Reproduction parse_reproduction(const json& source, const std::string& path, const std::string& repo_root) {
   try {
     return reproduction_fields(source, path, repo_root);
-  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+  } catch (const json::exception& e) {  // a value of another type than the schema's (found by fuzzing)
     throw config_error(path + ": " + e.what());
   }
 }

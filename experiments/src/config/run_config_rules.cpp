@@ -1,4 +1,4 @@
-// The run config's rules that span several keys (issue 26): the core's, and those the registered losses, miners and
+// The run config's rules that span several keys: the core's, and those the registered losses, miners and
 // samplers declare; all run before any data loads. Torch-free.
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
@@ -88,7 +88,7 @@ void check_core_rules(const RunConfig& c) {
       throw config_error("schedule.decay_epochs must be increasing");
 }
 
-// The folds and early stopping of a tuning trial (issue 28).
+// The folds and early stopping of a tuning trial.
 void check_fold_and_stopping_rules(const RunConfig& c) {
   const auto& d = c.dataset;
   if (d.folds == 1) throw config_error("dataset.folds = 1 leaves no class to train on: 0 (no folds) or 2 and more");

@@ -1,4 +1,4 @@
-// The "tuning" block of a reproduction file (issue 28): each arm's search space, the class-disjoint folds, the step
+// The "tuning" block of a reproduction file: each arm's search space, the class-disjoint folds, the step
 // budget with its patience, and the objective (MAP@R at the claim's level on the held-out fold), checked before any
 // trial runs; and the plan the Optuna driver reads. Torch-free.
 #include "dmlbench/experiments/tuning_plan.hpp"
@@ -256,7 +256,7 @@ TuningSpec tuning_spec_fields(const Reproduction& r, const std::string& repo_roo
 TuningSpec read_tuning_spec(const Reproduction& r, const std::string& repo_root) {
   try {
     return tuning_spec_fields(r, repo_root);
-  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+  } catch (const json::exception& e) {  // a value of another type than the schema's (found by fuzzing)
     throw config_error(r.file + ": tuning: " + std::string(e.what()));
   }
 }
@@ -365,7 +365,7 @@ Reproduction tuned_variant(const Reproduction& r, const json& tuned, const std::
   set_best_settings(source, t, tuned, w);
   source["stage"] = r.stage + "-tuned";
   source["title"] = r.title + " (each arm tuned)";
-  source["note"] = source.value("note", "") + " Tuned variant (issue 28): each arm's best settings of " +
+  source["note"] = source.value("note", "") + " Tuned variant: each arm's best settings of " +
                    fs::path(tuned_file).filename().string() + " (" + std::to_string(t.trials_per_arm) +
                    " TPE trials per arm on " + std::to_string(t.folds) +
                    " class-disjoint folds of the training classes, objective MAP@R at level " + t.level +
@@ -382,7 +382,7 @@ Reproduction with_tuned_settings(const Reproduction& r, const json& tuned, const
                                  const std::string& repo_root) {
   try {
     return tuned_variant(r, tuned, tuned_file, repo_root);
-  } catch (const json::exception& e) {  // a field of another type than `tune` writes (issue 29's fuzzing)
+  } catch (const json::exception& e) {  // a field of another type than `tune` writes (found by fuzzing)
     throw config_error(tuned_file + ": not a tuning results file as `dmlbench tune` writes it (" + e.what() + ")");
   }
 }

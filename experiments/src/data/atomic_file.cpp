@@ -1,4 +1,4 @@
-// Atomic outputs and file sets (issue 29): temporary names, write errors checked at write and at close, renames last.
+// Atomic outputs and file sets: temporary names, write errors checked at write and at close, renames last.
 #include "dmlbench/experiments/atomic_file.hpp"
 
 #include "dmlbench/experiments/content_hash.hpp"

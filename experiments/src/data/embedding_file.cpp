@@ -40,7 +40,7 @@ struct RawArray {
   std::string type_name;  // as the file spells it, for messages
   const unsigned char* data = nullptr;
   // after check_data_size: the product of non-zero sizes fits the file; a zero size first, so that the others,
-  // which check_data_size does not bound then, are never multiplied (issue 29: a signed overflow)
+  // which check_data_size does not bound then, are never multiplied (a signed overflow)
   std::int64_t count() const {
     for (auto s : shape)
       if (s == 0) return 0;
@@ -89,7 +89,7 @@ void check_data_size(const std::string& path, const RawArray& a, std::size_t off
     bytes *= double(s);
   }
   const auto have = file_size - offset;
-  if (bytes > double(have)) {  // the shape asks for more than the file holds (issue 29: count() overflowed first)
+  if (bytes > double(have)) {  // more than the file holds (checked before count(), which could overflow)
     char need[32];
     std::snprintf(need, sizeof need, "%.0f", bytes);
     throw data_error(path + ": truncated data: " + std::to_string(have) + " of the " + need + " bytes that shape " +

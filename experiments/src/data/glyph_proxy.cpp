@@ -1,4 +1,4 @@
-// The glyph proxy of issue 12 (see glyph_proxy.hpp): the script table, FreeType rendering, the drawers' random
+// The glyph proxy (see glyph_proxy.hpp): the script table, FreeType rendering, the drawers' random
 // variation and the atomic writing of the Omniglot layout.
 #include "dmlbench/experiments/glyph_proxy.hpp"
 

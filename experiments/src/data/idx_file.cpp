@@ -43,7 +43,7 @@ std::uint32_t big_endian(const unsigned char* b) {
 }
 
 // Reads the n bytes the header promised in chunks that grow with what arrives, so that a header promising more than
-// the file holds fails on the missing bytes, never on an allocation of the promised size (issue 29).
+// the file holds fails on the missing bytes, never on an allocation of the promised size.
 void read_promised_bytes(GzFile& f, std::vector<std::uint8_t>& data, std::size_t total, const std::string& path,
                          std::uint32_t items) {
   constexpr std::size_t kChunk = std::size_t(1) << 20;

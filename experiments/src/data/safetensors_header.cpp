@@ -1,4 +1,4 @@
-// The safetensors header (huggingface/safetensors' format), every declared size checked against the file (issue 29).
+// The safetensors header (huggingface/safetensors' format), every declared size checked against the file.
 #include "dmlbench/experiments/safetensors_header.hpp"
 
 #include "dmlbench/experiments/idx_file.hpp"
@@ -74,7 +74,7 @@ SafetensorsHeader read_safetensors_header(const std::string& path) {
   json header;
   try {
     header = json::parse(text);
-  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number beyond double (issue 29)
+  } catch (const json::exception& e) {  // parse_error, and out_of_range for a number beyond double
     throw data_error(path + ": not a safetensors file (header is not JSON: " + e.what() + ")");
   }
   if (!header.is_object()) throw data_error(path + ": not a safetensors file (header is not a JSON object)");

@@ -1,4 +1,4 @@
-// Class-disjoint folds of the training classes for tuning (issue 28; Musgrave et al. 2020, Sec 4).
+// Class-disjoint folds of the training classes for tuning (Musgrave et al. 2020, Sec 4).
 #include "dmlbench/experiments/class_folds.hpp"
 
 #include <algorithm>

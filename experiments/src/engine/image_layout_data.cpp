@@ -62,7 +62,7 @@ torch::Tensor batch_tensor(Batch& b) {
 // The images of a whole split through a transform that draws nothing, decoded once on the loader's threads and kept
 // when they fit in kDecodedCacheBytes: every evaluation (each epoch's curve, the final one) then decodes nothing,
 // and neither does training where its transform draws nothing either (the glyph proxy's resize): the same floats as
-// decoding each batch, without the loader's threads decoding beside the training's (issue 30).
+// decoding each batch, without the loader's threads decoding beside the training's.
 class DecodedSplit {
  public:
   DecodedSplit(ImageSource source, std::int64_t n, TransformPipeline tf, LoaderOptions base)

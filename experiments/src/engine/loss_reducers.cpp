@@ -29,7 +29,7 @@ std::optional<double> share_violating(const torch::Tensor& terms) {
 torch::Tensor average_over_anchors(const torch::Tensor& sum, std::int64_t mined, std::int64_t batch, MsReduction how,
                                    const torch::Tensor& graph) {
   // Wang et al. eq 15: 1/m over the batch's m anchors (an anchor that mines nothing adds 0); mined_anchors: over the
-  // anchors that mined a pair (the bench before issue 50)
+  // anchors that mined a pair (the bench's earlier reading)
   const double over = how == MsReduction::batch ? double(batch) : double(mined);
   return mined ? sum / over : sum + 0 * graph.sum();  // keep the graph when nothing was mined
 }

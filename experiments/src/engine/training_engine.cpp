@@ -1,4 +1,4 @@
-// One training run from a run config (issue 11, in pieces since issue 26): set-up (training_setup.cpp), the epochs of
+// One training run from a run config, in pieces: set-up (training_setup.cpp), the epochs of
 // steps (training_step.cpp) with the registered batch sampler, each epoch's logs and checkpoint
 // (training_checkpoint.cpp), and the final evaluation and files (training_outputs.cpp).
 #include "dmlbench/experiments/training_engine.hpp"
@@ -289,13 +289,13 @@ json train_run(const RunConfig& c, const RunOptions& o, std::ostream& log) {
     if (auto done = finished_run(*key, o, log)) return *done;
   const auto started = Clock::now();
   // OpenBLAS's own pool as large as LibTorch's intra-op threads: its idle workers spin (sched_yield) beside the run's
-  // threads and, with two runs at a time on two cores, took a quarter of the CPU (issue 30's profile)
+  // threads and, with two runs at a time on two cores, took a quarter of the CPU (as the run profile showed)
   set_compute_threads(torch::get_num_threads());
   TrainingSetup s;
   TrainingProgress p;
   std::optional<PhaseClock::Lap> lap(std::in_place, &p.clock, "setup");
   set_up_training(c, s);
-  // one run per folder (issue 52), from before the first write (a config the data refuses writes nothing); the check
+  // one run per folder, from before the first write (a config the data refuses writes nothing); the check
   // for a finished run comes after it, so that no second run slips in between
   const auto lock = FolderLock::take(o.out_dir);
   if (o.refuse_finished && !o.resume && fs::exists(fs::path(o.out_dir) / "metrics.json"))

@@ -26,7 +26,7 @@ json run_head(const RunConfig& c, const RunOptions& o) {
   return {{"config", c.resolved}, {"git_revision", o.git_revision}, {"seed", c.seed}};
 }
 
-// Issue 52: the largest step loss against the first step's; past kLossGrowthFactor times it the run may have diverged
+// The largest step loss against the first step's; past kLossGrowthFactor times it the run may have diverged
 // (reported, not an error: a non-finite loss is the error).
 json loss_growth(const json& step_rows) {
   json g = {{"factor", kLossGrowthFactor}, {"first_step_loss", nullptr}, {"max_step_loss", nullptr},

@@ -69,7 +69,7 @@ struct TrainingProgress {
   bool growth_noted = false;  // the loss's growth past kLossGrowthFactor has been logged by this process
   RunKey run_key;             // stamped on each checkpoint and, as run_key.json, on the finished run (empty: unkeyed)
 };
-// Issue 52: a step loss past kLossGrowthFactor times the first step's (a first loss of 0 has no factor), the rule of the
+// A step loss past kLossGrowthFactor times the first step's (a first loss of 0 has no factor), the rule of the
 // log's note and of metrics.json's loss_growth.
 inline bool loss_grown(double first_step_loss, double loss) {
   return first_step_loss > 0 && loss > kLossGrowthFactor * first_step_loss;

@@ -18,7 +18,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-// An evaluation set that a key names must hold images (issue 29: an empty one ended in a LibTorch reduction error).
+// An evaluation set that a key names must hold images (an empty one would end in a LibTorch reduction error).
 void require_images(const TrainingData& d, const std::string& name, const std::string& key, const RunConfig& c) {
   if (d.eval_set(name).size > 0) return;
   std::ostringstream holdout;
@@ -60,7 +60,7 @@ void check_against_data(const RunConfig& c, const TrainingData& d, const std::st
   if (const auto& f = sampler_spec(c.batch.sampler).check_data) f(c, labels);
   if (const auto& f = loss_spec(c.loss.name).check_data) f(c, labels);
   const std::set<std::int64_t> classes(labels.begin(), labels.end());
-  if (classes.size() < 2)  // a metric needs negatives (issue 29)
+  if (classes.size() < 2)  // a metric needs negatives
     throw config_error("the training split has " + std::to_string(classes.size()) + " class at level " + train_level +
                        ": metric learning needs at least 2");
   if (int(classes.size()) < c.batch.classes)

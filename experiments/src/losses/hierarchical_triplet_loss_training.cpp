@@ -64,8 +64,8 @@ LossSpec htl_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-// Its settings typed once, when the run's loss is built (issue 51 item 5: no string look-up in the step or at an
-// epoch's end); `tree_fields`, as the config wrote them, go into each htl_tree.json.
+// Its settings typed once, when the run's loss is built (no string look-up in the step or at an epoch's end);
+// `tree_fields`, as the config wrote them, go into each htl_tree.json.
 struct HtlSettings {
   bool squared;
   int update_epochs, levels;

@@ -1,4 +1,4 @@
-// How a loss's file registers itself (issue 26): its spec, and where the engine is built its implementation. The
+// How a loss's file registers itself: its spec, and where the engine is built its implementation. The
 // torch-free library compiles each file in experiments/src/losses/ with DMLBENCH_LOSS_SPECS_ONLY, where
 // DMLBENCH_LOSS_IMPLEMENTATION is 0, the implementation block is left out and the spec is registered alone; the
 // engine compiles it whole.

@@ -65,7 +65,7 @@ LossSpec ms_spec() {
 }
 
 #if DMLBENCH_LOSS_IMPLEMENTATION
-// Its settings typed once, when the run's loss is built (issue 51 item 5: no string look-up in the step).
+// Its settings typed once, when the run's loss is built (no string look-up in the step).
 struct MsSettings {
   double alpha, beta, lambda, epsilon;
   bool easiest_positives;

@@ -17,9 +17,10 @@ const bool registered = [] {
                        N::semi_hard});
   // Distance-weighted negatives read the similarity as a cosine, so both miners rank by cosine under
   // miner.similarity = auto (NegativeChoice::distance_weighted, miner_spec.hpp); on the unit sphere the easy positive is
-  // the same under cosine and minus the squared distance (D^2 = 2 - 2 S). Until issue 32 the EPS variant kept the
-  // margin loss's neg-squared-distance, so every distance read >= sqrt(2) > dw_nonzero_loss_cutoff and each anchor fell
-  // back to a uniform random negative: [LCC]'s EPS + Dist-Margin arm changed the negatives as well as the positives.
+  // the same under cosine and minus the squared distance (D^2 = 2 - 2 S). Were the EPS variant to keep the
+  // margin loss's neg-squared-distance, every distance would read >= sqrt(2) > dw_nonzero_loss_cutoff and each anchor
+  // fall back to a uniform random negative: [LCC]'s EPS + Dist-Margin arm would change the negatives as well as the
+  // positives.
   register_miner_spec({"distance-weighted", "random positive, distance-weighted negative ([LCC] Dist-Margin baseline)",
                        P::random, N::distance_weighted, /*needs_unit_sphere=*/true});
   register_miner_spec({"eps-distance-weighted", "easy positive, distance-weighted negative ([LCC] EPS + Dist-Margin)",

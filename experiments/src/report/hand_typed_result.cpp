@@ -1,4 +1,4 @@
-// A run's result typed by hand into a scope entry's text (issue 50 item 3).
+// A run's result typed by hand into a scope entry's text.
 #include "dmlbench/experiments/hand_typed_result.hpp"
 
 #include <regex>

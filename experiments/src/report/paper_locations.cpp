@@ -1,4 +1,4 @@
-// Issue 50 item 4: the locations of a plain-text paper and the check of a row's `where` against its quote.
+// The locations of a plain-text paper and the check of a row's `where` against its quote.
 #include "dmlbench/experiments/paper_locations.hpp"
 
 #include <algorithm>

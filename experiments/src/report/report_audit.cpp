@@ -1,4 +1,4 @@
-// AUDIT.md (issue 32): every claim row beside the paper's printed statement, generated from the rows and their scope
+// AUDIT.md: every claim row beside the paper's printed statement, generated from the rows and their scope
 // entries (<layer>/scopes/<PAPER>.json), so that the audit never drifts from the verdicts it explains.
 #include "dmlbench/experiments/report_claims_table.hpp"
 

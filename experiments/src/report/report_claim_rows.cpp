@@ -86,7 +86,7 @@ static ClaimRow claim_row_from_summary_row(const json& row, const json& cmp, con
   ClaimRow r;
   r.id = row["claim"];
   r.paper = paper;
-  r.where = row.value("where", where);  // the metric's own where (issue 50), else its file's
+  r.where = row.value("where", where);  // the metric's own where, else its file's
   r.statement = row.value("statement", "");
   r.verdict = row["verdict"];
   const json& arms = row.at("arms");

@@ -1,4 +1,4 @@
-// The claim-scope files (issue 32): <layer>/scopes/<PAPER>.json, one entry per claim row, read and checked.
+// The claim-scope files: <layer>/scopes/<PAPER>.json, one entry per claim row, read and checked.
 #include "dmlbench/experiments/report_claim_scope.hpp"
 
 #include "dmlbench/experiments/hand_typed_result.hpp"
@@ -44,7 +44,7 @@ static std::vector<std::string> string_list(const json& j, const char* key, cons
   return out;
 }
 
-// Issue 50 item 3: no text of an entry types a run's result (the report prints them from the runs); the audit's
+// No text of an entry types a run's result (the report prints them from the runs); the audit's
 // checks, differs and free cells state no verdict either (the action cell is a change log: "Was: ..." may).
 static void refuse_hand_typed_results(const ClaimScope& s, const std::string& where) {
   const auto refuse = [&](const std::string& text, const std::string& key, bool outcome_words) {

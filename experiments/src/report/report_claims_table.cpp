@@ -37,7 +37,7 @@ std::string errata_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& r : rows)
     if (r.verdict == "erratum") {
       ++n;
-      // the row's statement is the claim as the bench judges it (issue 50: not always the printed words); the
+      // the row's statement is the claim as the bench judges it (not always the printed words); the
       // reading it fixes beyond the print stands under it
       o << "- **[" << r.paper << " " << r.where << "]** `" << r.id << "`" << scope_tag(r) << ": as judged: " << r.statement;
       for (const auto& d : r.scope.deviations) o << "\n  - the bench's reading: " << d;
@@ -85,7 +85,7 @@ std::string verdict_counts_text(const std::vector<ClaimRow>& rows) {
     o << rows.size() << " claims:" << counts_of(all);
     return o.str();
   }
-  // the headline counts the papers' own rows only (issue 50 item 5); the extensions and all rows follow
+  // the headline counts the papers' own rows only; the extensions and all rows follow
   o << paper.size() << " claims on the papers' own statements (as printed or reconstructed):" << counts_of(paper)
     << " apart from them, " << extension.size()
     << " extensions and variants (the bench's own comparisons, stronger forms and versions of a printed method, "

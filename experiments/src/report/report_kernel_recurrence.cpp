@@ -1,4 +1,4 @@
-// Issue 49 item 4b: each decided training verdict under other kernels of the same machine (bench/kernel_recurrence.py).
+// Each decided training verdict under other kernels of the same machine (bench/kernel_recurrence.py).
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
 
 #include "dmlbench/experiments/report_io.hpp"
@@ -136,7 +136,7 @@ std::string kernel_recurrence_markdown(const KernelRecurrence& k, const std::vec
   }
   const json& r = k.record;
   std::vector<std::string> settings;
-  o << "Issue 49 item 4b, from `" << k.file << "` (`bench/kernel_recurrence.py`), on "
+  o << "From `" << k.file << "` (`bench/kernel_recurrence.py`), on "
     << r["baseline"].value("machine", std::string("the report's machine"))
     << ": under each setting below, the stages it names were trained again from seed 1 with their seed spending, and "
        "every training claim was decided again over the whole family. Each training row of the family says in its "

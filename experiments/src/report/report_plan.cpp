@@ -114,14 +114,14 @@ std::vector<std::string> with_run_stores(std::vector<std::string> argv, const Re
   return argv;
 }
 
-// The stage's seed spending (issue 49 item 3) where its profile's seeds_cap exceeds its seeds: the family planned
+// The stage's seed spending where its profile's seeds_cap exceeds its seeds: the family planned
 // over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
 // that decide nothing).
 void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfile& prof,
                         const std::vector<Reproduction>& family, const std::string& multiplicity) {
   if (prof.cap() <= prof.seeds) return;
   const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
-  // seeds by arm (issue 49 item 5): a look gives the next seed only to the arms of the claims still waiting
+  // seeds by arm: a look gives the next seed only to the arms of the claims still waiting
   const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m), claim_arms(r)};
   const std::size_t least = first_decidable_seeds(spending.level());
   if (least == 0 || std::size_t(prof.cap()) < least) {

@@ -1,4 +1,4 @@
-// The report's provenance (issue 32): the tree's revision at run time, and no committed report from a dirty tree.
+// The report's provenance: the tree's revision at run time, and no committed report from a dirty tree.
 #include "dmlbench/experiments/report_provenance.hpp"
 
 #include <array>

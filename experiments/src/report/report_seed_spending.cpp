@@ -1,4 +1,4 @@
-// The seeds a reproduction stage of the report spends: its claims looked at after each seed (issue 49 item 3).
+// The seeds a reproduction stage of the report spends: its claims looked at after each seed.
 #include "dmlbench/experiments/report_seed_spending.hpp"
 
 #include "dmlbench/experiments/anytime_t_test.hpp"

@@ -1,4 +1,4 @@
-// The report's stage store (issue 49 item 6): finished stages kept in OUT/stages and restored where the hash matches.
+// The report's stage store: finished stages kept in OUT/stages and restored where the hash matches.
 #include "dmlbench/experiments/report_stage_store.hpp"
 
 #include "dmlbench/experiments/atomic_file.hpp"

@@ -1,5 +1,5 @@
-// The report's training claims decided over the report's family (issue 27 items 2 and 6, issue 49 items 1-3): every
-// number printed read from each claim's anytime-valid interval at the family's level.
+// The report's training claims decided over the report's family: every number printed read from each claim's
+// anytime-valid interval at the family's level.
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
@@ -128,7 +128,7 @@ std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdj
 }
 
 std::string training_outcomes_definition_markdown() {
-  return "The four outcomes of a training claim (issues 27 and 49), all read from one interval: the anytime-valid "
+  return "The four outcomes of a training claim, all read from one interval: the anytime-valid "
          "confidence sequence of the claim's per-seed differences (treatment - baseline paired by seed, or value - "
          "bound; a share claim's per-seed shares), at the family's level (alpha / m, Bonferroni on e-values over the "
          "m training claims of this report with at least two seeds; alpha R / m with e-BH). Seeds may be added to a "

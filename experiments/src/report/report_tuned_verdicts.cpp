@@ -1,4 +1,4 @@
-// Default and tuned verdicts side by side (issue 28 item 5; Musgrave et al. 2020's question asked of each claim).
+// Default and tuned verdicts side by side (Musgrave et al. 2020's question asked of each claim).
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"

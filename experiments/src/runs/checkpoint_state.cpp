@@ -1,4 +1,4 @@
-// checkpoint.json of a training run, read with every field checked (issue 29).
+// checkpoint.json of a training run, read with every field checked.
 #include "dmlbench/experiments/checkpoint_state.hpp"
 
 #include "dmlbench/experiments/idx_file.hpp"  // data_error

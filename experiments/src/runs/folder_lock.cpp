@@ -1,4 +1,4 @@
-// One writer per folder (issue 52): flock(2) on a lock file that names its holder (folder_lock.hpp).
+// One writer per folder: flock(2) on a lock file that names its holder (folder_lock.hpp).
 #include "dmlbench/experiments/folder_lock.hpp"
 
 #include "dmlbench/experiments/run_stamp.hpp"

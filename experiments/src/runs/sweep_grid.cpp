@@ -275,7 +275,7 @@ SweepGrid parse_sweep_grid(const json& j, const std::string& path, const std::st
                            const json* reproduction_source) {
   try {
     return sweep_grid_fields(j, path, repo_root, reproduction_source);
-  } catch (const json::exception& e) {  // a value of another type than the schema's (issue 29's fuzzing)
+  } catch (const json::exception& e) {  // a value of another type than the schema's (found by fuzzing)
     throw config_error(path + ": " + e.what());
   }
 }

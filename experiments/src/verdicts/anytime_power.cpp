@@ -1,4 +1,4 @@
-// The power of the anytime-valid t-test at a look, its minimum detectable effect and the seeds it needs (issue 49).
+// The power of the anytime-valid t-test at a look, its minimum detectable effect and the seeds it needs.
 #include "dmlbench/experiments/anytime_power.hpp"
 
 #include "statistics_checks.hpp"

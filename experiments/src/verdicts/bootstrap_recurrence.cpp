@@ -1,4 +1,4 @@
-// How often a decided claim recurs when its seeds are resampled with replacement (issue 49 item 4a).
+// How often a decided claim recurs when its seeds are resampled with replacement.
 #include "dmlbench/experiments/bootstrap_recurrence.hpp"
 
 #include "statistics_checks.hpp"

@@ -1,4 +1,4 @@
-// A training claim's statistics as JSON (issue 27, issue 49): per-seed differences decided by the anytime-valid
+// A training claim's statistics as JSON: per-seed differences decided by the anytime-valid
 // t-test's confidence sequence at alpha / family size.
 #include "dmlbench/experiments/claim_statistics.hpp"
 
@@ -173,7 +173,7 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family)
   s["outcome"] = training_outcome_name(d.outcome);
   s["outcome_reason"] = d.reason;
   s.erase("recurrence");
-  if (d.outcome != TrainingOutcome::inconclusive) {  // issue 49 item 4a: how often the seeds resampled decide the same
+  if (d.outcome != TrainingOutcome::inconclusive) {  // how often the seeds resampled decide the same
     const Recurrence r = bootstrap_recurrence(s["per_seed"]["differences"].get<std::vector<double>>(), in, d.outcome);
     s["recurrence"] = {{"bootstrap", {{"resamples", r.resamples}, {"seed", r.seed}, {"same", r.same},
                                       {"undecided", r.undecided}, {"flipped", r.flipped}}}};

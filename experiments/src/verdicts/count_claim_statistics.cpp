@@ -1,4 +1,4 @@
-// A claim on a share of pooled counts: exact binomial test, Clopper-Pearson interval and exact TOST (issue 27 item 3).
+// A claim on a share of pooled counts: exact binomial test, Clopper-Pearson interval and exact TOST.
 #include "dmlbench/experiments/count_claim_statistics.hpp"
 
 #include "dmlbench/experiments/binomial_test.hpp"

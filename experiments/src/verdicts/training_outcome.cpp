@@ -1,4 +1,4 @@
-// The four outcomes of a training claim (issue 27): verified, refuted, not-reproduced (TOST), inconclusive (with power).
+// The four outcomes of a training claim: verified, refuted, not-reproduced (TOST), inconclusive (with power).
 #include "dmlbench/experiments/training_outcome.hpp"
 
 #include "statistics_checks.hpp"

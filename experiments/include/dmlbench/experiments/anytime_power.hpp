@@ -1,9 +1,9 @@
-// The power of the anytime-valid t-test's decision at a look (issue 49 item 2: power and seeds needed at the deciding
-// level): P(|T| >= c_n) for T the one-sample t of n seeds' differences, non-central with n - 1 degrees of freedom and
+// The power of the anytime-valid t-test's decision at a look (power and seeds needed at the deciding level):
+// P(|T| >= c_n) for T the one-sample t of n seeds' differences, non-central with n - 1 degrees of freedom and
 // non-centrality effect sqrt(n) / sd, and c_n the confidence sequence's multiplier at the claim's level
 // (anytime_t_test.hpp). It is the power of one look at n seeds; the rule that looks after every seed up to n decides at
-// least as often (a seed count that reaches the power at its single look is enough for the sequential rule too, so
-// the seeds needed below are an upper bound on what the rule spends, never an under-statement).
+// least as often (a seed count that reaches the power at its single look is enough for the sequential rule too, so the
+// seeds needed below are an upper bound on what the rule spends, never an under-statement).
 #pragma once
 
 #include "dmlbench/experiments/anytime_t_test.hpp"

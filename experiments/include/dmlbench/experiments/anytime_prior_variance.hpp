@@ -1,4 +1,4 @@
-// The prior variance g of the anytime t-test's mixture chosen from the design of looks alone (issue 49 items 3 and 5):
+// The prior variance g of the anytime t-test's mixture chosen from the design of looks alone:
 // the g whose confidence sequence is nearest the narrowest one at its worst look from the first look to the cap.
 //
 // A mixture's spread sets where its boundary is tightest: Howard, Ramdas, McAuliffe and Sekhon (2021, "Time-uniform,

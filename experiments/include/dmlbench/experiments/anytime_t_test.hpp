@@ -1,4 +1,4 @@
-// The anytime-valid one-sample t-test (issue 49 item 3): the Bayes factor of the one-sample t with a normal prior on
+// The anytime-valid one-sample t-test: the Bayes factor of the one-sample t with a normal prior on
 // the standardized effect and the right-Haar prior on the spread (Gonen, Johnson, Lu, Westfall 2005, "The Bayesian
 // two-sample t test", with a fixed g; Rouder et al. 2009), an e-process in the seeds (Perez-Ortiz, Lardy, de Heide,
 // Grunwald 2022, "E-statistics, group invariance and anytime valid testing"; Grunwald, de Heide, Koolen, "Safe
@@ -41,7 +41,7 @@ namespace dmlbench::experiments {
 // every look from 4 to 10 seeds (c_4 = 8.25, c_5 = 6.17, c_10 = 4.44). The unit-information prior g = 1 (Kass and
 // Wasserman 1995), made for one claim at alpha 0.05, would not do: at the family's 0.03 its c_4 is infinite and
 // c_5 = 25.2, so nothing would be decided before the sixth seed and the report's seed spending could take no seeds
-// from claims decided early (issue 49 item 5: x1.22 the training seconds of 5 fixed seeds). The rule reads no run: the
+// from claims decided early (it would cost x1.22 the training seconds of 5 fixed seeds). The rule reads no run: the
 // design's level and seed range alone fix g (tests/experiments/report/test_report_seed_spending.cpp checks the
 // committed profiles against it).
 inline constexpr double default_anytime_g = 7.33;

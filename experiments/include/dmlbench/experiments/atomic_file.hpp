@@ -1,5 +1,5 @@
 // Outputs written through a temporary file and a rename, so that a killed run never leaves a half-written file and a
-// full disk never replaces a good file with a truncated one (issue 29). Torch-free; used by every command that writes
+// full disk never replaces a good file with a truncated one. Torch-free; used by every command that writes
 // a report, a CSV, a checkpoint or a run summary.
 #pragma once
 
@@ -29,7 +29,7 @@ void write_file_set(const std::string& dir, const std::vector<std::pair<std::str
 bool finish_file_set(const std::string& dir, const std::string& manifest_name);
 
 // Throws std::runtime_error naming the file when a file the manifest lists is missing or has another size or hash
-// than the manifest records (a damaged checkpoint). A manifest without "files" (written before issue 29) passes.
+// than the manifest records (a damaged checkpoint). A manifest without "files" (an older one) passes.
 void check_file_set(const std::string& dir, const nlohmann::ordered_json& manifest, const std::string& manifest_name);
 
 }  // namespace dmlbench::experiments

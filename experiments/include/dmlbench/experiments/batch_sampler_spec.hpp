@@ -1,4 +1,4 @@
-// The batch-sampler registry (issue 26): each way of drawing a training batch as one registration with its settings,
+// The batch-sampler registry: each way of drawing a training batch as one registration with its settings,
 // checks and a factory of the epoch's batch source, from its own file (experiments/src/samplers/). Torch-free.
 #pragma once
 
@@ -38,7 +38,7 @@ const SamplerSpec& sampler_spec(const std::string& name);
 std::vector<std::string> sampler_names();
 
 // A sampler's check_data that draws batch.per_class distinct images of each class it picks: config_error naming the
-// first training class with fewer (after the holdout and the folds), its count and what to lower (issue 29).
+// first training class with fewer (after the holdout and the folds), its count and what to lower.
 void require_per_class_images(const RunConfig& c, const std::vector<std::int64_t>& train_labels);
 
 }  // namespace dmlbench::experiments

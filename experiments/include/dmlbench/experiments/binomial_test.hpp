@@ -1,4 +1,4 @@
-// Counts (issue 27 item 3, the [XHN] Fig 3 movement shares pooled over seeds): the exact two-sided binomial test of k
+// Counts (the [XHN] Fig 3 movement shares pooled over seeds): the exact two-sided binomial test of k
 // successes in n against a share p0 (scipy.stats.binomtest's rule: the outcomes no more likely than k, with a relative
 // slack of 1e-7) and the Clopper-Pearson interval (1934; statsmodels proportion_confint method="beta"), both from
 // Boost.Math's binomial and beta distributions.

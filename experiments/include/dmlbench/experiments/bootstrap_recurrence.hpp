@@ -1,4 +1,4 @@
-// How often a decided training claim recurs when its seeds are resampled (issue 49 item 4a): the seeds drawn with
+// How often a decided training claim recurs when its seeds are resampled: the seeds drawn with
 // replacement (the bootstrap over the unit of the test, Efron 1979), each resample decided by the same anytime
 // interval at the same level (anytime_t_test.hpp), and the shares of resamples that give the same outcome, no
 // decision, or the opposite direction (verified <-> refuted) counted. A crude measure at 5-10 seeds (a resample

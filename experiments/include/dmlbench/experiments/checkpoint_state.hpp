@@ -1,5 +1,5 @@
 // checkpoint.json of a training run: the progress a resume restores, written last so that it marks a complete
-// checkpoint (engine/training_checkpoint.cpp). Torch-free, so that it is fuzzed (issue 29).
+// checkpoint (engine/training_checkpoint.cpp). Torch-free, so that it is fuzzed.
 #pragma once
 
 #include <nlohmann/json.hpp>

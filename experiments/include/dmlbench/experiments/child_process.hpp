@@ -33,7 +33,7 @@ struct ChildResult {
 // pass_on sends the ones remembered since its last call to the given children. wait_child waits for a child to end or
 // for a signal not yet passed on, whichever comes first, with no window between the two: each remembered signal and
 // each SIGCHLD writes a byte to a pipe that the wait polls (the self-pipe trick), so a signal that comes after the
-// caller's check and before the wait ends the wait at once (issue 52; a plain waitpid slept until the next child ended).
+// caller's check and before the wait ends the wait at once (a plain waitpid would sleep until the next child ended).
 // The previous handlers are restored when it ends, or by end_like_the_signal, which then raises the last signal
 // received, so that this process ends by it as it would have without the relay (after its children; where the
 // previous handler does not end the process, it returns). An empty `signals` relays nothing. The one relay of

@@ -1,4 +1,4 @@
-// A training claim's statistics as JSON (issue 27 items 1-2, issue 49 items 1-3): summary.json's "statistics" of a
+// A training claim's statistics as JSON: summary.json's "statistics" of a
 // claim metric. The seed is the unit: the claim is decided on its per-seed differences (treatment - baseline paired by
 // seed, or value - bound; a share claim on each seed's share) by the anytime-valid t-test's confidence sequence
 // (anytime_t_test.hpp), every number of the decision read from the one interval at level alpha / family size. The
@@ -62,7 +62,7 @@ struct ClaimFamily {
   }
 };
 // The same object decided at its family's level: "decision" and every result above recomputed. An object without
-// per-seed differences (fewer than 2, or a summary older than issue 49) is returned as it is. Throws
+// per-seed differences (fewer than 2, or a summary that predates them) is returned as it is. Throws
 // std::invalid_argument for a family of size 0 or selected > size.
 nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
 
@@ -81,7 +81,7 @@ bool claim_statistics_testable(const nlohmann::ordered_json& statistics);
 // "the anytime interval at level 0.05 / 75 = 0.00067" style text of the decision's level.
 std::string claim_level_text(const nlohmann::ordered_json& statistics);
 
-// The decision rule of a decided object as one assumption of its row (issue 50 item 3: generated from the object, so
+// The decision rule of a decided object as one assumption of its row (generated from the object, so
 // that no scope entry types a test, level or seed count that a later run makes stale): "decided by the bench, not the
 // paper: the 8 per-seed differences (treatment - baseline, paired by seed) in the anytime-valid interval at level
 // ...". "" for an object without a decision.

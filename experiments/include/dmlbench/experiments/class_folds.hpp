@@ -1,4 +1,4 @@
-// Class-disjoint folds of the training classes (issue 28; Musgrave, Belongie and Lim, "A Metric Learning Reality Check",
+// Class-disjoint folds of the training classes (Musgrave, Belongie and Lim, "A Metric Learning Reality Check",
 // ECCV 2020, Sec 4: hyperparameters chosen on held-out training classes, never on the test classes).
 #pragma once
 

@@ -1,5 +1,5 @@
 // The contrastive loss's formula ([LCC] Sec 3), defined in experiments/src/losses/contrastive_loss.cpp beside its
-// registration (issue 51 item 3).
+// registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

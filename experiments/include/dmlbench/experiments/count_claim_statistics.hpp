@@ -1,6 +1,6 @@
-// A training claim on a share of counts (issue 27 item 3; the [XHN] Fig 3 movement shares): the seeds' counts pooled,
+// A training claim on a share of counts (the [XHN] Fig 3 movement shares): the seeds' counts pooled,
 // an exact binomial test of the share against the claim's bound, its Clopper-Pearson interval and an exact TOST
-// (statsmodels binom_tost) at the raw p. Since issue 49 a description only: it takes every counted item (a triplet's
+// (statsmodels binom_tost) at the raw p. A description only: it takes every counted item (a triplet's
 // dot) as an independent trial, while items of one seed share its weights, so a share claim is decided on its
 // per-seed shares (claim_statistics.hpp) and this object stands beside it as "pooled".
 #pragma once

@@ -8,7 +8,7 @@
 namespace dmlbench::experiments {
 
 // The message with each control byte (a newline, a carriage return, ...) written as \xNN: a refusal is one line
-// whatever a file's key or value holds (issue 29's fuzzing found keys with newlines quoted into errors).
+// whatever a file's key or value holds (fuzzing found keys with newlines quoted into errors).
 std::string one_line(std::string message);
 
 struct data_error : std::runtime_error {
@@ -16,7 +16,7 @@ struct data_error : std::runtime_error {
 };
 
 // Text from a file as an error quotes it: control bytes and non-ASCII as \xNN, at most `max` characters then "...",
-// so that a refusal stays one line however the file is damaged (issue 29's fuzzing found a .npy header's newline).
+// so that a refusal stays one line however the file is damaged (fuzzing found a .npy header's newline).
 std::string printable_excerpt(const std::string& text, std::size_t max = 120);
 
 }  // namespace dmlbench::experiments

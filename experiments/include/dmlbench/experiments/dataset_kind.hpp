@@ -1,4 +1,4 @@
-// The datasets a run can train on, named once (dataset.name; issue 51 item 5): the idx files (mnist-evenodd, [LCC]
+// The datasets a run can train on, named once (dataset.name): the idx files (mnist-evenodd, [LCC]
 // Sec 5.1; mnist and fashion-mnist, classes 0-4 train and 5-9 test) and the official image layouts (omniglot, cub200,
 // cars196, sop, inshop, folder; image_dataset.hpp reads them).
 #pragma once

@@ -1,5 +1,5 @@
 // The distances a loss compares embeddings by (loss.distance): squared Euclidean ([LCC] Sec 3, [XHN] eq 28), Euclidean
-// ([HTL] eq 3) and cosine 1 - S ([XHN] eq 1's S); named once, here (issue 51 item 5), computed in
+// ([HTL] eq 3) and cosine 1 - S ([XHN] eq 1's S); named once, here, computed in
 // embedding_distance.hpp.
 #pragma once
 

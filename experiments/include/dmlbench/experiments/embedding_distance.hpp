@@ -1,6 +1,6 @@
-// The distances between embeddings that the losses, the batch miner and the training evaluation compare by (issue 51
-// item 3): squared Euclidean ([LCC] Sec 3, [XHN] eq 28), Euclidean ([HTL] eq 3) and cosine 1 - S ([XHN] eq 1's S), one
-// place for each form, so that no loss or miner derives its own. Named once at the config's parser (distance_kind.hpp).
+// The distances between embeddings that the losses, the batch miner and the training evaluation compare by: squared
+// Euclidean ([LCC] Sec 3, [XHN] eq 28), Euclidean ([HTL] eq 3) and cosine 1 - S ([XHN] eq 1's S), one place for each
+// form, so that no loss or miner derives its own. Named once at the config's parser (distance_kind.hpp).
 #pragma once
 
 #include "dmlbench/experiments/distance_kind.hpp"

@@ -1,4 +1,4 @@
-// Equivalence by two one-sided tests (Schuirmann 1987, TOST; issue 27 item 2): is |effect| < delta, the smallest effect
+// Equivalence by two one-sided tests (Schuirmann 1987, TOST): is |effect| < delta, the smallest effect
 // of interest, at level alpha? With Welch's df for two samples (statsmodels ttost_ind, usevar="unequal") and n - 1 for
 // one sample against a bound (statsmodels DescrStatsW.ttost_mean).
 #pragma once

@@ -1,4 +1,4 @@
-// One writer per folder (issue 52): an exclusive flock(2) on a lock file that names its holder. The kernel drops the
+// One writer per folder: an exclusive flock(2) on a lock file that names its holder. The kernel drops the
 // lock when the holder ends, a SIGKILL included, so a folder whose holder died is free again with nothing to clean up.
 // Torch-free.
 #pragma once

@@ -1,4 +1,4 @@
-// The glyph proxy of issue 12: a stand-in for Omniglot (Lake et al. 2015; [LCC] Sec 5.2) with its structure, made
+// The glyph proxy: a stand-in for Omniglot (Lake et al. 2015; [LCC] Sec 5.2) with its structure, made
 // from the letters of 50 writing systems in Debian's fonts-noto-core, each rendered with FreeType many times as
 // different "drawers" (font family and weight, random affine, stroke thickening or thinning, elastic distortion),
 // binarised and written in Omniglot's layout (read_omniglot reads it). It is a proxy, not Omniglot. Torch-free.

@@ -1,4 +1,4 @@
-// A run's result typed by hand into a scope entry's text (issue 50 item 3): the report prints every measured value,
+// A run's result typed by hand into a scope entry's text: the report prints every measured value,
 // interval, decision rule and verdict itself, so a scope text that types one goes stale at the next run.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The 2nd-order triplet loss L2nd's formula ([XHN eq 16]), defined in experiments/src/losses/l2nd_loss.cpp beside
-// its registration (issue 51 item 3).
+// its registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

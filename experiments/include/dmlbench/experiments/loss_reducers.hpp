@@ -1,4 +1,4 @@
-// How a loss's terms become the one value it back-propagates (issue 51 item 3): the mean of its terms, the trimmed mean
+// How a loss's terms become the one value it back-propagates: the mean of its terms, the trimmed mean
 // of [LCC] Sec 5.2.5 (Shen and Sanghavi 2019, iterative trimmed loss minimisation: only the batch's terms with the
 // lowest current loss, the rest treated as badly labelled), and the Multi-Similarity loss's average over anchors
 // (Wang et al. 2019 eq 15). A loss's file computes its terms; the engine or the loss picks the reducer.
@@ -24,7 +24,7 @@ std::optional<double> share_violating(const torch::Tensor& terms);
 
 // How the Multi-Similarity loss averages its anchors' terms: batch (Wang et al. eq 15, 1/m over the batch's m
 // samples, as pytorch-metric-learning's MultiSimilarityLoss) or mined_anchors (over the anchors that mined a positive
-// and a negative pair; the bench's reading before issue 50).
+// and a negative pair; the bench's earlier reading).
 enum class MsReduction { batch, mined_anchors };
 
 // `sum`, the anchors' terms added up, averaged as `how` says over a batch of `batch` samples of which `mined` gave a

@@ -1,4 +1,4 @@
-// The loss registry's torch-free half (issue 26): each training loss's name, its own settings and what the rest of the
+// The loss registry's torch-free half: each training loss's name, its own settings and what the rest of the
 // engine must know of it, declared in the loss's own file (experiments/src/losses/) and read by the config schema, its
 // cross-key checks, the docs and the dispatch (training_loss.hpp). Torch-free.
 #pragma once

@@ -1,5 +1,5 @@
 // The margin loss with a learnable beta per class ([LCC] Sec 3, Wu et al. 2017), defined in
-// experiments/src/losses/margin_loss.cpp beside its registration (issue 51 item 3).
+// experiments/src/losses/margin_loss.cpp beside its registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

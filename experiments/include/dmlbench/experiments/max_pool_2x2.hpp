@@ -1,5 +1,5 @@
 // small-conv's 2 x 2 max pooling with stride 2 (floor mode), with torch::max_pool2d's values and gradients bit for bit
-// (issue 30: the stock NCHW kernel with int64 indices was a quarter of a glyph-proxy training step).
+// (the stock NCHW kernel with int64 indices took a quarter of a glyph-proxy training step).
 #pragma once
 
 #include <torch/torch.h>

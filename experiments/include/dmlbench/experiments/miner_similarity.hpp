@@ -1,5 +1,5 @@
 // What the batch miner ranks a batch's pairs by (miner.similarity): the loss's own comparison (auto), the cosine, or
-// minus the squared distance; named once, here (issue 51 item 5).
+// minus the squared distance; named once, here.
 #pragma once
 
 #include "dmlbench/experiments/named_choice.hpp"

@@ -1,4 +1,4 @@
-// The miner registry (issue 26): each named triplet miner as data, the positive and negative it picks per anchor,
+// The miner registry: each named triplet miner as data, the positive and negative it picks per anchor,
 // registered from its own file (experiments/src/miners/) and read by the config schema, its checks and mine_triplets.
 // Torch-free.
 #pragma once

@@ -1,4 +1,4 @@
-// The embedding networks a run can build, named once (model.name; issue 51 item 5): lcc-mnist ([LCC] App. C,
+// The embedding networks a run can build, named once (model.name): lcc-mnist ([LCC] App. C,
 // mnist_embedding_net.hpp), small-conv (small_conv_net.hpp), resnet18 and resnet50 (resnet.hpp, torchvision layout).
 #pragma once
 

@@ -1,5 +1,5 @@
 // The Multi-Similarity loss's formula (Wang et al. 2019; [LCC] Sec 5.2.3's EPS + MS), defined in
-// experiments/src/losses/multi_similarity_loss.cpp beside its registration (issue 51 item 3).
+// experiments/src/losses/multi_similarity_loss.cpp beside its registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

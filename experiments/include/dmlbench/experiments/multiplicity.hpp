@@ -1,4 +1,4 @@
-// Adjusted p-values over a family of tests (issue 27 item 4): Holm's step-down (Holm 1979, controls the family-wise
+// Adjusted p-values over a family of tests: Holm's step-down (Holm 1979, controls the family-wise
 // error) and Benjamini-Hochberg's step-up (1995, controls the false discovery rate), as statsmodels multipletests
 // "holm" and "fdr_bh".
 #pragma once

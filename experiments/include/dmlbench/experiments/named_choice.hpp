@@ -1,4 +1,4 @@
-// A closed set of names and the values they stand for (issue 51 item 5: strings stop at the parser, as Ceres's
+// A closed set of names and the values they stand for (strings stop at the parser, as Ceres's
 // StringToLinearSolverType): one table a choice, which the config's schema (its choices), the parser (name -> value)
 // and the messages (value -> name) all read, so that no name is compared anywhere else.
 #pragma once

@@ -1,5 +1,5 @@
 // The NCA triplet loss L1st's formula ([XHN eq 1], [XGS eq 4]), defined in experiments/src/losses/nca_loss.cpp
-// beside its registration (issue 51 item 3).
+// beside its registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

@@ -1,4 +1,4 @@
-// The optimizers a run can use, named once (optimizer.name; issue 51 item 5): Adam, and SGD with momentum.
+// The optimizers a run can use, named once (optimizer.name): Adam, and SGD with momentum.
 #pragma once
 
 #include "dmlbench/experiments/named_choice.hpp"

@@ -1,4 +1,4 @@
-// Issue 50 item 4: a row's `where` checked against its quote, on the plain-text papers in ../shared/papers/.
+// A row's `where` checked against its quote, on the plain-text papers in ../shared/papers/.
 //
 // A paper text is parsed into locations, each a set of lines:
 //   Sec N[.M..]   a numbered heading ("6.1 VERIFICATION ...", "5.2.3 Results") to the next heading of its level or
@@ -86,7 +86,7 @@ struct WhereCheck {
   std::size_t located = 0;             // pieces found on cited lines
 };
 
-// Issue 50 item 4: the check of one row, as the header comment describes.
+// The check of one row, as the header comment describes.
 WhereCheck check_where(const PaperLocations& paper, const std::string& where, const std::string& quote);
 
 }  // namespace dmlbench::experiments

@@ -1,4 +1,4 @@
-// Wall seconds of a run by phase (issue 30's profile): data, forward, mining, loss, backward, optimizer, evaluation
+// Wall seconds of a run by phase (its profile): data, forward, mining, loss, backward, optimizer, evaluation
 // (embedding, ranking, NMI, NMI+), checkpoints and outputs. On the CPU every op has finished when it returns, so the
 // laps are the phases' own times; on CUDA they time the launches unless the phase ends in a copy to the host.
 #pragma once

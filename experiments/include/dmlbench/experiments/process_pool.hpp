@@ -52,7 +52,7 @@ struct PoolOptions {
   std::ostream* progress_out = nullptr;
   bool progress_in_place = false;
   // Called each time just before the pool waits for a child: tests send a signal here, in the window between the
-  // pool's check for a signal and its wait (issue 52).
+  // pool's check for a signal and its wait.
   std::function<void()> before_wait;
   std::string what = "the jobs";  // for the error of a failed wait: "waitpid failed while running <what>"
 };

@@ -1,4 +1,4 @@
-// What a claim row judges against its paper's text (issue 32): its scope (as printed, reconstructed, or the bench's
+// What a claim row judges against its paper's text: its scope (as printed, reconstructed, or the bench's
 // own extension), the quote it judges, what the check fixes that the paper leaves free, where the run differs from
 // the paper's, and the row's audit. Read from <layer>/scopes/<PAPER>.json (theory, sims, experiments).
 #pragma once
@@ -23,7 +23,7 @@ struct ClaimScope {
 };
 
 // as-printed, reconstructed, variant (the bench's version of a printed method, judged beside the cell the paper's own
-// arm judges; issue 50), extension
+// arm judges), extension
 const std::vector<std::string>& claim_scope_kinds();
 // True for the rows that judge a paper's own statement (as-printed, reconstructed): only they count for or against it.
 bool judges_the_paper(const std::string& scope);

@@ -18,7 +18,7 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows);
 // same counts for the rows on the papers' own statements, for the extensions, and for rows without a scope entry.
 std::string verdict_counts_text(const std::vector<ClaimRow>& rows);
 
-// Issue 50 item 5: the papers' own rows (as printed or reconstructed) counted per paper, one table row a paper:
+// The papers' own rows (as printed or reconstructed) counted per paper, one table row a paper:
 // verified / refuted / erratum / not reproduced (theory's not-reproducible and training's not-reproduced) /
 // inconclusive, and the extensions in a table of their own, by the paper they concern; rows without a scope entry
 // named in a line. "" when no scopes are attached.
@@ -27,7 +27,7 @@ nlohmann::ordered_json claims_json(const std::vector<ClaimRow>& rows);
 // A row's assumptions as claims.json and AUDIT.md print them: a decided training row's decision rule first
 // (claim_rule_text, generated from its statistics), then its scope entry's.
 std::vector<std::string> row_assumptions(const ClaimRow& row);
-// AUDIT.md's table (issue 32): per row the printed statement, what the bench checks, where they differ, what the check
+// AUDIT.md's table: per row the printed statement, what the bench checks, where they differ, what the check
 // fixes, where the run deviates, how the statement fares with what is fixed left free, and what changed.
 std::string audit_markdown(const std::vector<ClaimRow>& rows);
 

@@ -20,12 +20,12 @@ struct ReportConfig {
   bool explain = false;             // run nothing: say for each stage whether it is current and, if not, why
   bool allow_dirty = false;         // write the committed reports/ from a tree with uncommitted changes (the report
                                     // then says so)
-  // bh | holm: the training claims' family rule, e-BH (false discovery rate; the default since issue 49 item 5: its
+  // bh | holm: the training claims' family rule, e-BH (false discovery rate; the default: its
   // seed spending decides more claims for fewer seeds, bench/README.md) or Bonferroni on e-values (family-wise error)
   std::string multiplicity = "bh";
   double store_min_seconds = 60;    // a finished stage that ran at least this long is kept in OUT/stages
                                     // (report_stage_store.hpp)
-  // bench/kernel_recurrence.py's record of this report's verdicts under other kernels (issue 49 item 4b), shown beside
+  // bench/kernel_recurrence.py's record of this report's verdicts under other kernels, shown beside
   // each row while it is current (report_kernel_recurrence.hpp); empty: none
   std::string kernel_recurrence;
   std::vector<std::string> sweeps;  // sweep folders (`dmlbench sweep`) whose reproduction's stage collects them

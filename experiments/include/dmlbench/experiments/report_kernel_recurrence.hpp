@@ -1,4 +1,4 @@
-// Issue 49 item 4b: whether each decided training verdict recurs on other numerics of the same machine. The record is
+// Whether each decided training verdict recurs on other numerics of the same machine. The record is
 // bench/kernel_recurrence.py's JSON: under each kernel setting (OPENBLAS_CORETYPE, ONEDNN_MAX_CPU_ISA) some of the
 // report's training stages trained again, every training claim decided again over the whole family, and each claim's
 // verdict per setting.

@@ -35,8 +35,8 @@ struct ReportContents {
   const std::vector<Reproduction>& reproductions;  // those of the profile, in stage order
   const std::vector<NotebookSpec>& manifest;
   nlohmann::ordered_json previous_claims = nullptr;  // the report folder's claims.json before it is replaced, if any
-  const TunedVerdicts* tuned = nullptr;              // the tuned variants' verdicts (issue 28), if any
-  const KernelRecurrence* kernels = nullptr;         // the verdicts under other kernels (issue 49 item 4b), if any
+  const TunedVerdicts* tuned = nullptr;              // the tuned variants' verdicts, if any
+  const KernelRecurrence* kernels = nullptr;         // the verdicts under other kernels, if any
 };
 
 std::string report_markdown(const ReportContents& c);

@@ -32,7 +32,7 @@ struct Stage {
   nlohmann::ordered_json config;     // what its hash covers
   std::string hash;
   nlohmann::ordered_json inputs;     // what else its hash covers (a collected sweep's finished results)
-  // A reproduction stage whose profile has a seeds_cap above its seeds (issue 49 item 3): after its command (the
+  // A reproduction stage whose profile has a seeds_cap above its seeds: after its command (the
   // first look), the report reruns it with one more seed (--seeds n + 1, the finished runs reused) while
   // look_at_stage (report_seed_spending.hpp) finds a claim that more seeds could decide, up to cap.
   std::optional<SeedSpending> spending;
@@ -42,7 +42,7 @@ struct Stage {
 // `missing`) those that do not: the report lists them as not run here, with what they need.
 std::vector<Reproduction> report_reproductions(const ReportConfig& cfg, bool missing = false);
 
-// The tuned variants of the report's reproductions (issue 28): in the default profile, each reproduction whose study
+// The tuned variants of the report's reproductions: in the default profile, each reproduction whose study
 // results lie in the folder "tuned" beside cfg.reproductions (tuned/<file stem>.json) has a stage "<stage>-tuned"
 // that trains each arm's best settings (tuning_plan.hpp's with_tuned_settings). Throws config_error for results that
 // no longer match their reproduction's tuning block.

@@ -1,4 +1,4 @@
-// Where a report comes from (issue 32): the source tree's revision when it runs, and the rule that the committed
+// Where a report comes from: the source tree's revision when it runs, and the rule that the committed
 // reports/ is written only from a clean tree unless asked explicitly.
 #pragma once
 
@@ -16,7 +16,7 @@ namespace dmlbench::experiments {
 // stage finishes. `unwatched` is absolute or relative to the working directory; empty, or outside the tree, excludes
 // nothing. "unknown" where git or the repository is missing.
 std::string tree_revision(const std::string& source_dir, const std::string& unwatched = "");
-// The machine a stage runs on, for its record (issue 49: a verdict must not move with the CPU, and a report may be made
+// The machine a stage runs on, for its record (a verdict must not move with the CPU, and a report may be made
 // of stages run on several machines): the CPU's model name, its logical cores, the widest vector ISA it runs (avx512f,
 // avx2 or neither, from /proc/cpuinfo's flags) and OPENBLAS_CORETYPE, which picks OpenBLAS's kernels ("" when unset).
 nlohmann::ordered_json machine_record();

@@ -1,4 +1,4 @@
-// The seeds a reproduction stage of the report spends (issue 49 item 3): after each look its claims are decided at
+// The seeds a reproduction stage of the report spends: after each look its claims are decided at
 // the family's level by their anytime-valid intervals (claim_statistics.hpp), and one more seed is added while a claim
 // is undecided and the stage's cap could still decide it. Looking after every seed is allowed: the interval's error
 // holds at any stopping time (anytime_t_test.hpp; the Monte Carlo test in test_anytime_t_test.cpp), and stopping for
@@ -53,8 +53,8 @@ SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily&
 constexpr double kPlannedSelectedShare = 0.6;
 
 // A stage's seed spending (report_plan.hpp's Stage::spending): its first look's seeds, its cap, the planned family's
-// size, alpha, and for e-BH the number of claims its looks plan to select (0: Bonferroni). With claim_arms (issue 49
-// item 5, seeds by arm), a look gives the next seed only to the arms of the claims still waiting; without, to every arm.
+// size, alpha, and for e-BH the number of claims its looks plan to select (0: Bonferroni). With claim_arms (seeds
+// by arm), a look gives the next seed only to the arms of the claims still waiting; without, to every arm.
 struct SeedSpending {
   int first = 0, cap = 0;
   std::size_t family = 1;

@@ -1,4 +1,4 @@
-// The report's stage store (issue 49 item 6): each finished stage's outputs kept in the report folder (OUT/stages/),
+// The report's stage store: each finished stage's outputs kept in the report folder (OUT/stages/),
 // less its training checkpoints and with this machine's folders written as placeholders, and restored into a work
 // folder whose copy is missing or stale when the config hash matches: a regeneration split over sessions or machines
 // runs each stage once, and the committed report carries the per-seed evidence it was decided on.

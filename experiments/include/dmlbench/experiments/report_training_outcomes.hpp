@@ -1,4 +1,4 @@
-// The report's training claims decided over one family (issue 27 items 2 and 6, issue 49 items 1-3): the family is
+// The report's training claims decided over one family: the family is
 // every training claim row of the report with per-seed differences of at least two seeds; each is decided by its
 // anytime-valid interval (claim_statistics.hpp) at the family's level: Bonferroni on e-values by default ("holm":
 // family-wise error, as Holm's was), e-BH as the option ("bh": false discovery rate, as Benjamini-Hochberg's was).

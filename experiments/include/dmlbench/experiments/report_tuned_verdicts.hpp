@@ -1,4 +1,4 @@
-// The report's default and tuned verdicts side by side (issue 28 item 5): each tuned reproduction's claims decided in
+// The report's default and tuned verdicts side by side: each tuned reproduction's claims decided in
 // their own family (Holm over the tuned rows), each marked robust where the tuned verdict is the default one and
 // fragile where it is not, with each arm's chosen settings.
 #pragma once
@@ -25,7 +25,7 @@ TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<T
                                     PAdjustment method);
 
 // "reversed" when the default and the tuned difference are each significant at their raw p (p < alpha) and of
-// opposite signs (issue 49: a sign that flipped, whatever the adjusted verdicts say); else "robust" when the tuned
+// opposite signs (a sign that flipped, whatever the adjusted verdicts say); else "robust" when the tuned
 // row's verdict is the default row's, "fragile" when not; "-" without a default row.
 std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows);
 

@@ -1,4 +1,4 @@
-// A reproduction as data (issue 11, experiments/reproductions/*.json): which run config, which arms, how many seeds
+// A reproduction as data (experiments/reproductions/*.json): which run config, which arms, how many seeds
 // per profile, which metrics at which set and level, the paper's printed numbers and claimed direction, and the test
 // (Welch's t, alpha 0.05) that gives each claim its verdict. Torch-free: the report builder reads the same file.
 #pragma once
@@ -26,7 +26,7 @@ struct ReproductionArm {
 };
 struct ReproductionMetric {
   std::string label, path, claim, statement;  // path: a dotted path into metrics.json (metric_at)
-  std::string where;  // the claim's own section, table or figure (issue 50); empty: the file's "where"
+  std::string where;  // the claim's own section, table or figure; empty: the file's "where"
   double scale = 1;
   std::map<std::string, double> paper;        // arm -> the paper's printed number
   std::string direction;                      // increase | decrease (treatment vs baseline), from the paper's numbers
@@ -39,12 +39,12 @@ struct ReproductionMetric {
   std::optional<double> bound;
   // "counts": {"successes": path, "trials": [paths], "unit": "seed", "unit_reason"} beside a bound: the metric (its
   // path) is each run's share successes / (sum of the trials' paths), and the claim is tested on those per-seed shares
-  // like any claim (issue 49 item 1); the counts pooled over the runs are kept beside them as a description (an exact
+  // like any claim; the counts pooled over the runs are kept beside them as a description (an exact
   // binomial test, count_claim_statistics.hpp, that takes every counted item as an independent trial). Empty: no counts
   std::string count_successes;
   std::vector<std::string> count_trials;
   std::string count_unit_reason;
-  // The smallest effect of interest delta (issue 27), absolute, in the metric's scaled units: the equivalence margin
+  // The smallest effect of interest delta, absolute, in the metric's scaled units: the equivalence margin
   // of "not-reproduced" (TOST). Stated here with its reason, or (where the paper prints both arms' numbers) the
   // comparison's smallest_effect_fraction times |the paper's printed difference|; a claim whose paper prints no number
   // must state it.
@@ -60,7 +60,7 @@ struct ReproductionProfile {
   std::vector<std::string> set;
   double estimate_seconds = 60;  // for `seeds` seeds
   int jobs = 1;  // runs at a time, each its own process
-  // Issue 49 item 3: "seeds_cap" (default: seeds): the report adds one seed at a time to the stage while a claim of it
+  // "seeds_cap" (default: seeds): the report adds one seed at a time to the stage while a claim of it
   // is undecided at the family's level and its seeds could still decide it, up to this many; "stopping": the rule
   // that decides at every look, "anytime" (the only one: the anytime-valid interval, whose error the Monte Carlo test
   // checks under looks after every seed).
@@ -122,7 +122,7 @@ std::optional<double> paper_difference(const Reproduction& r, const Reproduction
 std::pair<double, std::string> smallest_effect_of(const Reproduction& r, const ReproductionMetric& m);
 
 // The summary of one variant from the runs' metrics.json: runs[arm] = one metrics JSON per seed. Each claim metric's
-// row carries "statistics" (issue 27): the test's inputs (each side's mean, sd and seeds, or the bound; the paper's
+// row carries "statistics": the test's inputs (each side's mean, sd and seeds, or the bound; the paper's
 // sign; alpha; delta and its reason; the paper's difference) and its unadjusted results: difference with its
 // (1 - alpha) interval, raw p, TOST p, the minimum detectable effect at 80% power, the seeds per side that detect the
 // paper's difference (else delta) at 80% power, where the paper's difference lies against the interval, and the
@@ -153,8 +153,8 @@ struct ReproductionRun {
   long depends = -1;
 };
 // Every (variant, arm, seed) in that order, each config resolved before anything runs (a bad key: config_error).
-// Overrides apply in the order reproduction, profile, variant, arm, `set`, then seed=k. `arm_seeds` (issue 49 item 5,
-// seeds by arm): the arms named run seeds 1..n of their own count, the others `seeds` (then 1..N); an arm that another
+// Overrides apply in the order reproduction, profile, variant, arm, `set`, then seed=k. `arm_seeds` (seeds
+// by arm): the arms named run seeds 1..n of their own count, the others `seeds` (then 1..N); an arm that another
 // starts from (init_from) runs at least as many seeds as that arm. Throws config_error for a name that is no arm or a
 // count below 1.
 std::vector<ReproductionRun> plan_reproduction_runs(const Reproduction& r, const ReproductionProfile& profile,

@@ -1,4 +1,4 @@
-// A training run as data (issue 11): the JSON run config of experiments/configs/*.json, its schema, `--set key=value`
+// A training run as data: the JSON run config of experiments/configs/*.json, its schema, `--set key=value`
 // overrides, and one clear error per bad key, type or range. Torch-free.
 #pragma once
 
@@ -38,7 +38,7 @@ struct RunConfig {
     int image_size = 0, channels = 0;  // file-backed datasets: the network's input size and channels
     std::string train_split, transform_train, transform_eval;
     int loader_threads = 0, prefetch = 4;
-    // tuning's class-disjoint folds (issue 28): fold `fold` of `folds` (0: none) of the classes at fold_level
+    // tuning's class-disjoint folds: fold `fold` of `folds` (0: none) of the classes at fold_level
     int folds = 0, fold = 0;
     std::string fold_level;
     std::uint64_t fold_seed = 0;

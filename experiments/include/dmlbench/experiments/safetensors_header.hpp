@@ -1,6 +1,6 @@
 // The header of a safetensors file (Hugging Face, https://github.com/huggingface/safetensors): an 8-byte
 // little-endian length N, N bytes of JSON {"__metadata__": {str: str}, name: {"dtype", "shape",
-// "data_offsets": [begin, end]}}, then the data. Torch-free, so that it is fuzzed (issue 29): every declared size is
+// "data_offsets": [begin, end]}}, then the data. Torch-free, so that it is fuzzed: every declared size is
 // checked against the bytes present before the LibTorch reader (safetensors_file.hpp) allocates a tensor.
 #pragma once
 

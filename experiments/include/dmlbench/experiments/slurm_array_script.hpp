@@ -1,4 +1,4 @@
-// The Slurm job script of a sweep (issue 16): one `sbatch --array` whose task k runs point k through
+// The Slurm job script of a sweep: one `sbatch --array` whose task k runs point k through
 // `dmlbench sweep run-point DIR k`. Torch-free; the text only, `dmlbench sweep --slurm` submits it.
 #pragma once
 

@@ -1,4 +1,4 @@
-// A sweep's grid (issue 16, experiments/sweeps/*.json): a base run plus axes, expanded into named points, each with
+// A sweep's grid (experiments/sweeps/*.json): a base run plus axes, expanded into named points, each with
 // its own resolved command, output folder and the file that marks it finished. Torch-free: `dmlbench sweep` runs the
 // points as child processes (`dmlbench train|sim collapse ...`), here or as one Slurm job array.
 #pragma once

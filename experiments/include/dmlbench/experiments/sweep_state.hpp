@@ -1,5 +1,5 @@
 // Where each point of a sweep stands (done, failed with its log tail, running, interrupted, missing), read from its
-// folder alone, and the merged summary of the finished points (issue 16): a reproduction grid's summary.json with its
+// folder alone, and the merged summary of the finished points: a reproduction grid's summary.json with its
 // verdicts, or mean +- std per arm of a command grid's metrics. Torch-free.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The power of a two-sided t-test from the non-central t (Boost.Math non_central_t; issue 27 item 3): Welch's test for
+// The power of a two-sided t-test from the non-central t (Boost.Math non_central_t): Welch's test for
 // given spreads and seeds per arm, or one sample against a bound; the minimum detectable effect at a power, and the
 // seeds per arm needed to detect an effect. Spreads are taken as the true ones (the observed sd of the seeds).
 #pragma once

@@ -1,4 +1,4 @@
-// The labelled image splits a run config names (issue 11): the training split and the evaluation sets, with labels at
+// The labelled image splits a run config names: the training split and the evaluation sets, with labels at
 // every level the dataset has, split by class as deep metric learning evaluates ([LCC] Sec 5, [XHN] Sec 6).
 #pragma once
 

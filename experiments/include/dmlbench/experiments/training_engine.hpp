@@ -1,4 +1,4 @@
-// One training run from a run config (issue 11): data, model, loss, miner, optimizer and schedule as the config names
+// One training run from a run config: data, model, loss, miner, optimizer and schedule as the config names
 // them; per-epoch atomic checkpoints with a deterministic resume; evaluation per set and label level; metrics.json,
 // embeddings.csv and scatter.csv starting with the resolved config, the git revision and the seed.
 #pragma once

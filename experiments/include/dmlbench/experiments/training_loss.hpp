@@ -1,4 +1,4 @@
-// The loss registry's torch half (issue 26): a registered loss's implementation behind one interface, built per run
+// The loss registry's torch half: a registered loss's implementation behind one interface, built per run
 // from its spec (loss_spec.hpp). A loss is one file in experiments/src/losses/ that ends with DMLBENCH_REGISTER_LOSS.
 #pragma once
 
@@ -49,7 +49,7 @@ struct EpochEnd {
 };
 
 // The core every loss has: its value on a batch. What only some losses have is an add-on below, an interface the
-// loss's class derives from beside TrainingLoss (issue 51 item 3); the engine asks for one with capability<T>(loss).
+// loss's class derives from beside TrainingLoss; the engine asks for one with capability<T>(loss).
 class TrainingLoss {
  public:
   virtual ~TrainingLoss() = default;

@@ -1,4 +1,4 @@
-// The four outcomes of a training claim (issue 27 item 2), a pure function of the seeds' summaries, the claim's p
+// The four outcomes of a training claim, a pure function of the seeds' summaries, the claim's p
 // adjusted over its family (multiplicity.hpp), the smallest effect of interest and the paper's printed difference:
 //   verified        the adjusted p < alpha and the difference has the paper's sign;
 //   refuted         the adjusted p < alpha and the difference has the other sign;

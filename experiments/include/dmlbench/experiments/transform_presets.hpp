@@ -1,4 +1,4 @@
-// The image transform presets of dataset.transform_train / transform_eval, named once (issue 51 item 5): the config's
+// The image transform presets of dataset.transform_train / transform_eval, named once: the config's
 // help, the parser and the pipeline all read this table, so that a preset lives in one place. Presets: resize (to
 // image_size x image_size; nothing at the native size), rrc-flip (random resized crop and flip, torchvision's ImageNet
 // training transform), center-crop (shorter side to image_size x 256/224, centre crop), pad-crop-flip ([XHN] Sec 6:

@@ -1,5 +1,5 @@
 // The triplet margin loss's formula ([LCC] Sec 3, [XHN] eq 28's L^v; Schroff et al. 2015), defined in
-// experiments/src/losses/triplet_loss.cpp beside its registration (issue 51 item 3).
+// experiments/src/losses/triplet_loss.cpp beside its registration.
 #pragma once
 
 #include "dmlbench/experiments/batch_miner.hpp"

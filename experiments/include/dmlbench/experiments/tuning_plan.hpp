@@ -1,4 +1,4 @@
-// Equal-budget tuning of a reproduction's arms (issue 28; Musgrave, Belongie and Lim, "A Metric Learning Reality
+// Equal-budget tuning of a reproduction's arms (Musgrave, Belongie and Lim, "A Metric Learning Reality
 // Check", ECCV 2020, Sec 4): the "tuning" block of a reproduction file, checked before any trial runs, and the plan
 // the Optuna driver (scripts/optuna_tune.py) works from. Torch-free.
 #pragma once
@@ -59,7 +59,7 @@ nlohmann::ordered_json tuning_plan_json(const TuningSpec& t, const Reproduction&
                                         const std::string& dmlbench_exe, const std::string& git_revision,
                                         const std::string& blas, int threads);
 
-// The tuned variant of r (issue 28 item 4): each arm trains its best configuration of the results file `tuned` (as
+// The tuned variant of r: each arm trains its best configuration of the results file `tuned` (as
 // `dmlbench tune` wrote it, from `tuned_file`) on all training classes, for the chosen number of epochs (of the
 // budget's steps per epoch), and is judged on the test classes as the default is. Its stage is "<stage>-tuned"; claims
 // keep their ids. Claims read at a fixed curve point (a path starting "curve.") are left out: a tuned length moves

@@ -1,4 +1,4 @@
-// Welch's unequal-variance t comparison (Welch 1947, Satterthwaite's df; issue 27 item 1): the difference of two means,
+// Welch's unequal-variance t comparison (Welch 1947, Satterthwaite's df): the difference of two means,
 // or one mean against a bound, with its (1 - alpha) confidence interval, t, df and two-sided p.
 #pragma once
 
