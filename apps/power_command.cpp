@@ -1,6 +1,6 @@
 // `dmlbench power --summary S [--family M]`: per claim of a reproduction's summary.json, the seeds whose anytime
 // interval at level alpha / M decides the paper's difference (else the stated smallest effect) with 80% probability,
-// from the per-seed differences' spread (issue 27 item 5 at the deciding level, issue 49 item 2).
+// from the per-seed differences' spread (power at the deciding level).
 #include "commands.hpp"
 
 #include "dmlbench/experiments/anytime_power.hpp"
@@ -77,7 +77,7 @@ void add_power_command(CLI::App& app) {
         ++n;
       }
     if (n == 0)
-      throw std::runtime_error(*summary + ": no claim row with per-seed statistics (a summary older than issue 49: run "
+      throw std::runtime_error(*summary + ": no claim row with per-seed statistics (an older summary: run "
                                           "its reproduction again)");
     std::cout << "each claim at level alpha / " << *family << "; 80% power at one look\n"
               << std::left << std::setw(48) << "claim" << std::setw(6) << "seeds" << std::setw(16) << "effect"

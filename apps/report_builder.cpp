@@ -142,7 +142,7 @@ json run_commands(const Run& run, const ex::Stage& s, const std::string& dir, co
   return printed;
 }
 
-// Issue 49 items 3 and 5: a stage with seed spending, after its first look, reruns its reproduce command with one
+// A stage with seed spending, after its first look, reruns its reproduce command with one
 // more seed for the arms of the claims that more seeds could decide (the finished runs are read again, not retrained)
 // while such a claim is undecided at the planned family's level, up to its cap. The commands run are appended to
 // `printed`.
@@ -272,7 +272,7 @@ void assemble(const Run& run, const std::string& out_new) {
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
   ex::decide_training_claims(claims.rows, ex::p_adjustment_named(cfg.multiplicity));  // the report's family
-  std::optional<ex::KernelRecurrence> kernels;  // the verdicts under other kernels (issue 49 item 4b)
+  std::optional<ex::KernelRecurrence> kernels;  // the verdicts under other kernels
   if (!cfg.kernel_recurrence.empty()) {
     kernels = ex::read_kernel_recurrence(cfg.kernel_recurrence,
                                          fs::relative(cfg.kernel_recurrence, cfg.source_dir).string(), run.stages);
@@ -337,7 +337,7 @@ int run_report(const ReportConfig& cfg) {
   run.estimate = ex::stage_estimates(run.stages, cfg);
   if (cfg.explain) return explain_report(run);
   ex::check_report_provenance(cfg, run.revision);  // before any stage runs
-  // one report at a time into a work folder and into an output folder (issue 52), from before the first write; the
+  // one report at a time into a work folder and into an output folder, from before the first write; the
   // output is replaced by a rename, so its lock file lies beside it
   const auto work_lock = ex::FolderLock::take(cfg.work);
   const auto out_lock = ex::FolderLock::take(cfg.out, {ex::lock_file_beside(cfg.out)});

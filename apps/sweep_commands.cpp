@@ -1,5 +1,5 @@
 // dmlbench sweep: a grid of runs (experiments/sweeps/*.json) here, N at a time, or as one Slurm job array; its status
-// and its merged summary (issue 16).
+// and its merged summary.
 #include "commands.hpp"
 #include "repository_dir.hpp"
 
@@ -378,7 +378,7 @@ void run_sweep(const SweepRequest& q, int& exit_code) {
     exit_code = submit_slurm(plan, r);
     return;
   }
-  const auto lock = ex::FolderLock::take(plan.dir);  // one sweep driver per folder (issue 52)
+  const auto lock = ex::FolderLock::take(plan.dir);  // one sweep driver per folder
   adopt_folder(plan);
   write_point_configs(plan);
   if (q.prepare) {

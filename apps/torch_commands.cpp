@@ -42,7 +42,7 @@ const std::string kRepo = dmlbench::app::repository_dir();
 struct ReproduceRequest {
   std::string file, profile = "default", out, variant, tuned;
   std::vector<std::string> set, arms;
-  std::vector<std::string> arm_seeds;  // "ARM=N": that arm's seeds 1..N (issue 49 item 5: seeds by arm)
+  std::vector<std::string> arm_seeds;  // "ARM=N": that arm's seeds 1..N (seeds by arm)
   int seeds = 0;  // 0: the profile's
   int jobs = 0;   // 0: the profile's
   bool resume = false;
@@ -165,7 +165,7 @@ std::map<std::string, int> parsed_arm_seeds(const std::vector<std::string>& give
 // comparison table (ours next to the paper's numbers, each claim's deciding anytime interval, the verdict).
 void reproduce(const ReproduceRequest& q) {
   auto r = ex::read_reproduction(q.file, kRepo);
-  if (!q.tuned.empty())  // each arm's best settings of a tuning study (issue 28)
+  if (!q.tuned.empty())  // each arm's best settings of a tuning study
     r = ex::with_tuned_settings(r, ex::read_json_file(q.tuned, "the tuning results"), q.tuned, kRepo);
   if (!r.profiles.count(q.profile))
     throw ex::config_error(q.file + " has no profile \"" + q.profile + "\" (it is not run in that profile)");
@@ -184,7 +184,7 @@ void reproduce(const ReproduceRequest& q) {
     if (!fs::is_directory(run.config.dataset.data_dir))
       throw ex::config_error("dataset.data_dir " + run.config.dataset.data_dir + " is not a folder (" + r.config +
                              "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
-  const auto lock = ex::FolderLock::take(q.out);  // one writer per folder (issue 52), from before its first write
+  const auto lock = ex::FolderLock::take(q.out);  // one writer per folder, from before its first write
   std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
   auto metrics = finished_runs(runs, q);
   const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
@@ -398,7 +398,7 @@ extern "C" int dmlbench_torch_command(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const c10::Error& e) {
-    // LibTorch's errors carry a C++ backtrace after their message: the refusal is its first line (issue 29)
+    // LibTorch's errors carry a C++ backtrace after their message: the refusal is its first line
     const std::string what = e.what_without_backtrace();
     std::cerr << "dmlbench: error: LibTorch: " << what.substr(0, what.find('\n')) << "\n";
     return 2;

@@ -1,4 +1,4 @@
-// `dmlbench tune --file R --out DIR` (issue 28): the reproduction's tuning block checked (tuning_plan.hpp), DIR/plan.json
+// `dmlbench tune --file R --out DIR`: the reproduction's tuning block checked (tuning_plan.hpp), DIR/plan.json
 // written (a folder whose study has another space is refused), N Optuna workers run (scripts/optuna_tune.py work,
 // sharing the study's journal file; locally or as a Slurm array), then the study collected into one results file.
 #include "tune_command.hpp"
@@ -105,7 +105,7 @@ int run_slurm_workers(const TuneRequest& q, const std::string& name) {
 
 int tune(TuneRequest q) {
   if (!q.collect_dir.empty()) {
-    const auto lock = FolderLock::take(q.collect_dir);  // one writer per study folder (issue 52)
+    const auto lock = FolderLock::take(q.collect_dir);  // one writer per study folder
     return collect(q.collect_dir, q.write.empty() ? q.collect_dir + "/tuned.json" : q.write);
   }
   if (q.file.empty() || q.out.empty()) throw config_error("tune: --file and --out are required (or --collect DIR)");
@@ -124,7 +124,7 @@ int tune(TuneRequest q) {
   auto plan = tuning_plan_json(t, r, name, fs::read_symlink("/proc/self/exe").string(), DMLBENCH_GIT_REV,
                                describe_blas(), q.threads);
   plan["reproduction_file"] = fs::absolute(q.file).lexically_proximate(kRepo).string();
-  std::optional<FolderLock> lock;  // one tune per study folder (issue 52); --dry-run writes nothing
+  std::optional<FolderLock> lock;  // one tune per study folder; --dry-run writes nothing
   if (!(q.slurm && q.dry_run)) {
     lock = FolderLock::take(q.out);
     write_plan(plan, q.out);

@@ -1,4 +1,4 @@
-// `dmlbench tune` (issue 28): each arm of a reproduction searched with the same number of trials on class-disjoint
+// `dmlbench tune`: each arm of a reproduction searched with the same number of trials on class-disjoint
 // folds of its training classes, by Optuna's TPE (scripts/optuna_tune.py), here or as a Slurm job array.
 #pragma once
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The seeds the anytime-valid rule would spend on the default report's training claims (issue 49 items 3 and 5).
+"""The seeds the anytime-valid rule would spend on the default report's training claims (its looks and seeds by arm).
 
 For every training claim of the committed report, its per-seed differences (treatment - baseline paired by seed, or
 value - bound) are read from reports/experiments/<stage>_summary.json; their standardized effect d = mean / sd is

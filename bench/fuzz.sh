@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Long fuzzing of every reader (issue 29): each harness of tests/fuzz/ under ASan + UBSan for SECONDS (default 1800) or
+# Long fuzzing of every reader: each harness of tests/fuzz/ under ASan + UBSan for SECONDS (default 1800) or
 # RUNS executions (whichever comes first), from its seed corpus; a table of executions, coverage and findings per
 # harness at the end. New inputs go to build/sanitize/fuzz-long/<harness>/corpus, crash inputs beside them.
 # Usage: bench/fuzz.sh [SECONDS] [RUNS] [HARNESS...]; DMLBENCH_FUZZ_NO_BUILD=1 uses the harnesses already built.

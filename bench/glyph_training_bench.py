@@ -2,7 +2,7 @@
 """Training steps of the glyph proxy (`experiments/configs/lcc-omniglot-proxy.json`: small-conv, 28 px gray, 8
 alphabets x 16 glyphs, cosine triplet loss with margin 0.2 on trip-sh triplets, Adam 1e-3) in `dmlbench train`
 against the same loop in PyTorch's Python front end (Debian's python3-torch 1.13, the LibTorch of the build), in one
-script, the same thread count (issue 30 item 2).
+script, the same thread count.
 
   agree   `dmlbench train --trace-steps K` writes its starting weights and its first K batches; the Python model,
           given those weights, trains on those batches (same miner rules and random draws: trip-sh's random positive

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Issue 49 item 4b: does a decided training verdict recur on other numerics of the same machine? For each kernel
+"""Does a decided training verdict recur on other numerics of the same machine? For each kernel
 setting (an environment such as OPENBLAS_CORETYPE=Zen or ONEDNN_MAX_CPU_ISA=AVX2, each a core type this CPU runs),
 the report's work folder is copied without the named stages' folders, and those stages are trained afresh there under
 that setting, with their seed spending (`dmlbench report --stages S --force`). The other stages' summaries stay, so
@@ -21,9 +21,9 @@ A setting may name its own stages after "@" (a comma list, or "training": every 
 folder, the tuned ones left out: they are decided in a family of their own); without, it reruns --stages. --reuse
 takes a setting's earlier rerun under --into (its rerun.json names the stages trained there) and trains only the
 stages it lacks.
-It trains: about 16 minutes a setting for the three stages above on the 2-core AMD EPYC (bench/README.md). The stages
-named by the issue are the [LCC] margin rows (omniglot-margin), lcc-fig5b-more-positives (omniglot-positives) and
-[XHN] Fig 3 (xhn-movement)."""
+It trains: about 16 minutes a setting for the three stages above on the 2-core AMD EPYC (bench/README.md). The stages of
+the committed record (bench/README.md) are the [LCC] margin rows (omniglot-margin), lcc-fig5b-more-positives
+(omniglot-positives) and [XHN] Fig 3 (xhn-movement)."""
 import argparse
 import json
 import os

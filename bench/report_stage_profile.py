@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Where a report's stages spend their time (issue 30 item 4): per stage, its wall seconds (stage.json) and the sum
+"""Where a report's stages spend their time: per stage, its wall seconds (stage.json) and the sum
 over its training runs of each run's profile (metrics.json "profile.seconds", experiments/.../phase_clock.hpp), in
 four groups: the training steps (data, forward, mining, loss, backward, optimizer), the embedding passes (curve, final
 and the [HTL] epoch end, whose tree is built from them), the rest of the evaluation, and set-up / checkpoints / outputs.
@@ -16,7 +16,7 @@ as the report runs: one thread per worker, all workers at once, each one's best 
 on dmlbench's OPENBLAS_CORETYPE); a stage without runs (Ceres, the theory checks) counts at its wall. It is a lower
 bound on what the same computation can take here with direct convolutions.
 
---first-seeds K (issue 49 item 5, the budget measured): per stage, the runs' seconds of a fixed design of seeds 1..K
+--first-seeds K (the budget of seed spending measured): per stage, the runs' seconds of a fixed design of seeds 1..K
 against those of every seed the stage's seed spending ran, and their ratio; the seed of a run is its folder's name
 (seedN), its arm the folder above. An arm that stopped before K seeds (its claims decided at an earlier look) counts
 its missing seeds at its mean seconds a run.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Wall time of `dmlbench sweep --local` against the same points run one by one (issue 16), in one script:
+"""Wall time of `dmlbench sweep --local` against the same points run one by one, in one script:
 
   one-by-one   each point's own command (`dmlbench train --config <point>/run_config.json --out ...` or
                `dmlbench sim collapse ... --out ...`, as `sweep --list` prints it), one after the other from a shell
