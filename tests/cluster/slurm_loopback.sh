@@ -1,5 +1,5 @@
 #!/bin/bash
-# A one-node Slurm cluster on loopback for the `cluster` tests (issue 16): Debian's munge and slurm-wlm, every file
+# A one-node Slurm cluster on loopback for the `cluster` tests: Debian's munge and slurm-wlm, every file
 # under DIR (munge key and socket, slurm.conf, state, spool, logs, pid files), ports chosen free at start.
 #   slurm_loopback.sh start DIR   start munged, slurmctld and slurmd as root; prints `export SLURM_CONF=DIR/slurm.conf`
 #                                 exit 77 (skip) with the reason where the daemons cannot start here

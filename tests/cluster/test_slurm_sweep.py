@@ -95,7 +95,7 @@ try:
     assert not (work / "complete.json").exists(), "--require-complete wrote a summary of an incomplete sweep"
     print("4-point array on Slurm merged; the resubmission ran only the failed point, reported with its log tail")
 
-    # 3. `dmlbench tune --slurm` (issue 28): 2 Optuna workers as one array share the study; every arm gets its trial
+    # 3. `dmlbench tune --slurm`: 2 Optuna workers as one array share the study; every arm gets its trial
     repo = here.parent.parent
     source = json.loads((repo / "experiments/reproductions/lcc_table1.json").read_text())
     source["set"] = {"batch.per_class": 16}

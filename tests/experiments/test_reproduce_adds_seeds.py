@@ -1,4 +1,4 @@
-"""Issue 49 item 3: the report adds a seed to a stage by `dmlbench reproduce --seeds n + 1 --resume`; the runs that
+"""The report adds a seed to a stage by `dmlbench reproduce --seeds n + 1 --resume`; the runs that
 finished under the same config and revision are read back (their metrics.json), not trained or evaluated again, so
 the earlier seeds' values stay exactly as they were and only the new seed trains. Checked in-process (--jobs 1) and
 through `dmlbench train` processes (--jobs 2). Negative control: a run whose metrics.json is gone is run again (resumed

@@ -1,4 +1,4 @@
-"""`dmlbench sweep --local` (issue 16): a 4-point sim grid run 2 at a time merges into the summary the points' own
+"""`dmlbench sweep --local`: a 4-point sim grid run 2 at a time merges into the summary the points' own
 results give; a rerun runs nothing; other overrides into the same folder are refused; --slurm --dry-run prints the
 array and writes nothing. Then a training point killed with its sweep after its first checkpoint resumes from it
 when the sweep is rerun, and ends with the evaluation of an uninterrupted run of the same config.

@@ -1,4 +1,4 @@
-"""Fault tests of issue 29: what a kill, a full disk, a read-only folder or a missing data folder leaves behind.
+"""Fault tests: what a kill, a full disk, a read-only folder or a missing data folder leaves behind.
 
   kills    N SIGKILLs at seeded random moments of `train` (and of `sweep --local` running the same training as its one
            point): every resume ends bit-identical (metrics.json's eval, curve, steps and losses) to an uninterrupted

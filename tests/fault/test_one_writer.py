@@ -1,4 +1,4 @@
-"""One writer per folder, and a run that diverges says so (issue 52).
+"""One writer per folder, and a run that diverges says so.
 
   train    two `train` into one --out at once (the second started once the first holds the folder, another seed): the
            second exits 2 in one line naming the folder, the command and the first's pid; the survivor's files are

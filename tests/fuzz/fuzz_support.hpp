@@ -1,4 +1,4 @@
-// What every fuzz harness asks of a reader (issue 29): an input either parses or is refused with the bench's one-line
+// What every fuzz harness asks of a reader: an input either parses or is refused with the bench's one-line
 // error: a std::runtime_error (data_error and the bench's other refusals) or a std::invalid_argument (config_error,
 // theory::domain_error), its message one line. Anything else aborts, and libFuzzer saves the input as a crash: a
 // leaked JSON exception (nlohmann's derive from std::exception only), std::bad_alloc, std::length_error,

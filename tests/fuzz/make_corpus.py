@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Writes the fuzz harnesses' seed corpora, tests/fuzz/corpus/<harness>/ (issue 29): small valid files of every format
+"""Writes the fuzz harnesses' seed corpora, tests/fuzz/corpus/<harness>/: small valid files of every format
 (and a few near misses), from the repository's fixtures and configs and made here with numpy and PIL. Deterministic;
 absolute paths are written relative. Usage: make_corpus.py [BUILD_DIR] (a build whose tests ran, for a real
 sweep.json and checkpoint.json; without one those two corpora keep the files they have)."""

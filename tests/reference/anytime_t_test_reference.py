@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""References for tests/experiments/verdicts/test_anytime_t_test.cpp (issue 49 item 3), computed at test time with SciPy
+"""References for tests/experiments/verdicts/test_anytime_t_test.cpp, computed at test time with SciPy
 (Debian's python3-scipy 1.10) on fixed inputs, written as JSON:
 
   e_values   E_n of the anytime t-test by its definition, independent of the closed form: the Bayes factor of t under

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""References for tests/experiments/verdicts/test_verdict_statistics.cpp (issue 27), computed at test time with SciPy and
+"""References for tests/experiments/verdicts/test_verdict_statistics.cpp, computed at test time with SciPy and
 statsmodels on fixed inputs (Debian's python3-scipy 1.10 and python3-statsmodels 0.13), written as JSON:
 
   welch        scipy.stats.ttest_ind(a, b, equal_var=False) for t and p; statsmodels ttest_ind(usevar="unequal") for df;

@@ -23,7 +23,7 @@ TEST_CASE("claims table of LCC: the pinned verdicts of Sec 4.1, Thm 1, Thm 2, Ap
       {"lcc-claim1", theory::Verdict::verified},
       {"lcc-claim2", theory::Verdict::verified},
       {"lcc-claim2-beta-optimised", theory::Verdict::refuted},  // beta over every real: the optimum takes beta < 0
-      {"lcc-claim2-beta-optimised-nonnegative", theory::Verdict::verified},  // beta >= 0 (issue 50's split)
+      {"lcc-claim2-beta-optimised-nonnegative", theory::Verdict::verified},  // beta >= 0 (the split by beta's sign)
       {"lcc-claim3", theory::Verdict::verified},
       {"lcc-claim4", theory::Verdict::verified},
   };
@@ -37,9 +37,9 @@ TEST_CASE("claims table of LCC: the pinned verdicts of Sec 4.1, Thm 1, Thm 2, Ap
   }
 }
 
-// Item 5 of issue 32 for [LCC]: every row either refutes its pinned perturbation of the corrected form its erratum
-// rests on, or says why it has none (a minimizer's outcome, a threshold's existence). Item 4: every refuted or
-// erratum row carries the signed margin by which its counterexample wins.
+// For [LCC]: every row either refutes its pinned perturbation of the corrected form its erratum rests on, or says why
+// it has none (a minimizer's outcome, a threshold's existence); and every refuted or erratum row carries the signed
+// margin by which its counterexample wins.
 TEST_CASE("claims table of LCC: pinned negative controls and the margins of refutations and errata [LCC Thm 1] "
           "[LCC Sec 4.1] [LCC Thm 2]", "[sims][claims][negative-control]") {
   const auto rs = sims::collapse_claims(Catch::rngSeed());

@@ -91,7 +91,7 @@ TEST_CASE("Claims 1-2: the collapsed f1 is not a minimizer of the EPS objectives
 
 // [LCC] App. B Claim 2 leaves beta free (its proof keeps beta_{x_i} symbolic). With every anchor's beta at its optimum
 // the negative terms switch off (beta ~ -alpha) and f2 no longer beats f1. The reference values come from an own
-// recomputation in the audit of issue 32 (sims/scopes/LCC.json, lcc-claim2): t = 2, p = 0.7, n = 48 gives f1 0.008334
+// recomputation in the scope audit (sims/scopes/LCC.json, lcc-claim2): t = 2, p = 0.7, n = 48 gives f1 0.008334
 // vs f2 0.008346 with optimal betas, 0.1385 vs 0.1280 at beta = alpha (4 digits printed: tolerance 5e-7 and 5e-5).
 TEST_CASE("Claim 2 with beta optimised per anchor: f2 is not below f1 at any n <= 96 [LCC App B Claim 2]",
           "[sims][LCC Claim 2]") {
@@ -132,7 +132,7 @@ TEST_CASE("optimal margin betas: the kink search is the exact per-anchor minimum
                     Catch::Contains("margin objective"));
 }
 
-// Issue 50: the refutation above needs beta < 0. Over beta >= 0 (a margin boundary at a distance) the optimum is exact
+// The refutation above needs beta < 0. Over beta >= 0 (a margin boundary at a distance) the optimum is exact
 // too (the kinks >= 0 and 0), never below 0, no common beta >= 0 of a fine grid beats it, and Claim 2 then holds with
 // an M for every (t, p); the free optimum of the same distances is lower (it is the negative control of the constraint).
 TEST_CASE("Claim 2 with beta >= 0 optimised per anchor: exact, non-negative, and f2 beats f1 from an M on "

@@ -169,7 +169,7 @@ TEST_CASE("bad input: a one-sample class, mismatched lengths, non-finite feature
 
 namespace {
 
-// The agglomeration as written before issue 30: every merge recomputes every pair's linkage distance from the
+// The plain agglomeration: every merge recomputes every pair's linkage distance from the
 // members, scanning pairs in node order and taking the first strictly smaller (the reference of the test below).
 // `last_on_tie` takes the last of equal pairs instead: the negative control.
 ClassTree recomputing_class_tree(const ClassDistances& cd, int levels, Linkage linkage, bool last_on_tie = false) {
@@ -211,7 +211,7 @@ ClassTree recomputing_class_tree(const ClassDistances& cd, int levels, Linkage l
 
 }  // namespace
 
-// Issue 30 item 4: the tree keeps each pair's distance between merges instead of recomputing all of them per merge;
+// The tree keeps each pair's distance between merges instead of recomputing all of them per merge;
 // the trees are the recomputing agglomeration's exactly (every level's nodes, every threshold), on random unit
 // features (pinned seed) and on awkward matrices: distances from {0.5, 1, ..., 3.5} so that most pairs tie, and a
 // matrix that is not exactly symmetric (as class_distances' product can be in its last bits), where a sum's order

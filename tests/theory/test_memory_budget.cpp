@@ -1,4 +1,4 @@
-// The memory budget of declared sizes (issue 29, theory/memory_budget.hpp).
+// The memory budget of declared sizes (theory/memory_budget.hpp).
 #include "dmlbench/theory/domain_checks.hpp"
 #include "dmlbench/theory/memory_budget.hpp"
 
@@ -16,7 +16,7 @@ struct LimitEnv {
 };
 }  // namespace
 
-TEST_CASE("[issue 29] a declared size above the memory limit is refused, naming both", "[memory]") {
+TEST_CASE("a declared size above the memory limit is refused, naming both", "[memory]") {
   {
     LimitEnv env("1M");
     CHECK(memory_limit_bytes() == 1024 * 1024);
@@ -37,7 +37,7 @@ TEST_CASE("[issue 29] a declared size above the memory limit is refused, naming 
   CHECK_THROWS_WITH(require_memory(8e12, "n x n"), Catch::Contains("this machine's memory"));
 }
 
-TEST_CASE("[issue 29] a product of sizes that would wrap past 2^64 is refused", "[memory]") {
+TEST_CASE("a product of sizes that would wrap past 2^64 is refused", "[memory]") {
   CHECK(checked_product({4, 1u << 20, 3}, "x") == 12ull << 20);
   CHECK(checked_product({0, std::numeric_limits<std::uint64_t>::max()}, "x") == 0);
   CHECK_THROWS_AS(checked_product({1ull << 32, 1ull << 32}, "tensor w"), domain_error);

@@ -78,7 +78,7 @@ TEST_CASE("negative controls: every theory row refutes its pinned perturbation [
           "[theory][claims][negative-control]") {
   const auto rs = all_claims(dmlbench::test::seeded_config(30));
   const auto& pinned = pinned_controls();
-  // the four papers' rows are pinned here; a paper added as a plug-in (issue 51) pins its rows' controls in its own
+  // the four papers' rows are pinned here; a paper added as a plug-in pins its rows' controls in its own
   // test under tests/papers/, and here meets only the rule every row meets (a control that refutes, or why none)
   const std::set<std::string> pinned_here = {"XHN", "XHN-A", "XGS", "HTL"};
   std::size_t rows_here = 0;

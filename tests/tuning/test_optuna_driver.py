@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tests of scripts/optuna_tune.py (the Optuna driver of `dmlbench tune`, issue 28) without the C++ binary.
+"""Tests of scripts/optuna_tune.py (the Optuna driver of `dmlbench tune`) without the C++ binary.
 
 A fake `dmlbench` (a Python script written into a temp dir) answers `train --config C --set k=v ... --out DIR`: it
 writes DIR/metrics.json with a curve of `epochs` points (from the config) whose validation mAP@R is a deterministic

@@ -1,4 +1,4 @@
-"""`dmlbench tune` (issue 28) end to end on the bundled digits with a tiny budget: lcc_table1's tuning block (folds of
+"""`dmlbench tune` end to end on the bundled digits with a tiny budget: lcc_table1's tuning block (folds of
 the training digits 0-5) with 2 trials per arm, 2 workers; every trial of every arm in the results file, each trial's
 runs evaluating the validation fold alone; a rerun resumes the study and adds nothing; another space into the same
 folder is refused; bad blocks fail before any trial with the file, arm and key named; --slurm --dry-run writes

@@ -1,4 +1,4 @@
-// The registries of losses, miners and samplers (issue 26): the config schema, its choices and its cross-key rules all
+// The registries of losses, miners and samplers: the config schema, its choices and its cross-key rules all
 // come from the registrations in experiments/src/{losses,miners,samplers}/.
 #include "dmlbench/experiments/batch_sampler_spec.hpp"
 #include "dmlbench/experiments/loss_spec.hpp"
@@ -114,7 +114,7 @@ TEST_CASE("cross-key rules come from the specs: cosine losses, owner-only settin
 TEST_CASE("both distance-weighted miners rank by cosine under miner.similarity = auto, whatever the loss "
           "[LCC Sec 5.2.3]", "[experiments][config][registry]") {
   // the margin loss compares squared distances; its distance-weighted miners must still draw by cosine (d = sqrt(2 -
-  // 2 S)), or every distance reads >= sqrt(2) and the negatives fall back to uniform (the finding fixed in issue 32)
+  // 2 S)), or every distance reads >= sqrt(2) and the negatives fall back to uniform (a finding of the scope audit)
   for (const char* miner : {"distance-weighted", "eps-distance-weighted"}) {
     INFO(miner);
     CHECK(miner_ranks_by_cosine(parse_run_config(minimal(), {"loss.name=margin", std::string("miner.name=") + miner,

@@ -1,4 +1,4 @@
-// Strings stop at the parser (issue 51 item 5): the tables of model.name, optimizer.name, eval.metric, loss.distance and
+// Strings stop at the parser: the tables of model.name, optimizer.name, eval.metric, loss.distance and
 // miner.similarity, each read by the schema's choices and by the parser that fills the config's typed fields; an
 // unknown name refused with the choices.
 #include "dmlbench/experiments/dataset_kind.hpp"

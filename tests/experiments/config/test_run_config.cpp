@@ -274,7 +274,7 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   CHECK(rows[1]["verdict"] == "refuted");  // the same numbers, the claim the other way
   CHECK(rows[0]["baseline"]["arm"] == "bound");
   CHECK(rows[0]["treatment"]["arm"] == "later");
-  // every seed exactly 0, below 0.01: no spread, so no test (one zero-spread rule for bounds and arms, issue 27)
+  // every seed exactly 0, below 0.01: no spread, so no test (one zero-spread rule for bounds and arms)
   CHECK(rows[2]["verdict"] == "inconclusive");
   CHECK_THAT(rows[2]["note"].get<std::string>(), Catch::Contains("no spread"));
   // a run that wrote null for the metric (no value in that run) is left out of it: four seeds remain, and the
@@ -310,9 +310,9 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   fs::remove_all(dir);
 }
 
-// Issue 49 item 1: a share claim is tested on each seed's share (the metric's path), like every claim; the counts
-// pooled over the runs stay beside it as a description (the exact binomial test of issue 27 item 3).
-TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([XHN] Fig 3, issue 49 item 1)",
+// A share claim is tested on each seed's share (the metric's path), like every claim; the counts pooled over the runs
+// stay beside it as a description (the exact binomial test of count_claim_statistics.hpp).
+TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([XHN] Fig 3)",
           "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-counts";
   fs::create_directories(dir);
@@ -355,9 +355,9 @@ TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([X
   CHECK(s["pooled"]["successes"] == 32);
   CHECK(s["pooled"]["trials"] == 8000);
   CHECK_THAT(s["pooled"]["p"].get<double>(), Catch::WithinRel(binomial_test_p(32, 8000, 0.01), 1e-12));
-  // negative control, the case of issue 49: one seed at 1.5% spreads the seeds. The pooled share, 45 of 8000 (0.56%),
-  // is still far below 1% by the binomial test that takes each dot as a trial; the seeds' shares (t = -3.2 over 8
-  // seeds, against the interval's multiplier 4.25 at 0.05) no longer decide
+  // negative control, the case for the seed as the unit: one seed at 1.5% spreads the seeds. The pooled share, 45 of
+  // 8000 (0.56%), is still far below 1% by the binomial test that takes each dot as a trial; the seeds' shares
+  // (t = -3.2 over 8 seeds, against the interval's multiplier 4.25 at 0.05) no longer decide
   runs["a"][4] = run(4, 15, 985);
   const json t = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
   CHECK(t["pooled"]["successes"] == 45);
@@ -392,7 +392,7 @@ TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([X
   fs::remove_all(dir);
 }
 
-// Issue 49 items 1-2: each claim metric's row carries its per-seed differences (paired by seed), the single look's
+// Each claim metric's row carries its per-seed differences (paired by seed), the single look's
 // Welch test as a description, and the decision read from the anytime interval at level alpha (a reproduction
 // decides each claim alone). The interval's own values are checked against SciPy in test_anytime_t_test.cpp; here the
 // wiring: the row's interval is anytime_interval of the paired differences.
@@ -528,7 +528,7 @@ TEST_CASE("bad statistics in a reproduction file: one error naming the file, the
   fs::remove_all(dir);
 }
 
-// Tuning's run keys (issue 28): the folds and the early stop, each misuse refused with the keys named.
+// Tuning's run keys: the folds and the early stop, each misuse refused with the keys named.
 TEST_CASE("fold and early-stopping keys: each misuse is one error naming the keys", "[experiments][config][tuning]") {
   auto with = [](std::vector<std::string> set) { return parse_run_config(minimal(), set, "/repo"); };
   CHECK_THROWS_WITH(with({"dataset.folds=1"}), Catch::Contains("dataset.folds = 1"));
@@ -556,7 +556,7 @@ TEST_CASE("fold and early-stopping keys: each misuse is one error naming the key
   CHECK(c.eval.curve_ranking);
 }
 
-// Issue 50: a claim's own section, table or figure ("where" of its metric) replaces its file's in the summary row and
+// A claim's own section, table or figure ("where" of its metric) replaces its file's in the summary row and
 // in the report's claim row; a metric without one keeps the file's; an empty one is refused.
 TEST_CASE("a metric's own where replaces its file's in the summary and the claim row", "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-where";
@@ -586,7 +586,7 @@ TEST_CASE("a metric's own where replaces its file's in the summary and the claim
   fs::remove_all(dir);
 }
 
-// Issue 49 item 5, seeds by arm: each arm's seeds as `reproduce --arm-seeds` runs them; an arm another starts from runs
+// Seeds by arm: each arm's seeds as `reproduce --arm-seeds` runs them; an arm another starts from runs
 // at least as many (its weights start the same seed), and a bad name or count is one error.
 TEST_CASE("seeds by arm: each arm's own seeds, the arm it starts from raised to them, bad names refused",
           "[experiments][reproduction]") {

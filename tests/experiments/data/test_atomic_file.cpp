@@ -1,4 +1,4 @@
-// Atomic outputs and file sets (issue 29, experiments/src/data/atomic_file.cpp): a failed write leaves the previous
+// Atomic outputs and file sets (experiments/src/data/atomic_file.cpp): a failed write leaves the previous
 // file; a set interrupted during its renames is completed from its manifest; a damaged set is named.
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/checkpoint_state.hpp"
@@ -24,7 +24,7 @@ const std::vector<std::pair<std::string, std::string>> kNew = {{"a.pt", "new mod
 
 }  // namespace
 
-TEST_CASE("[issue 29] a file set is written whole and its manifest lists each file's size and hash", "[atomic]") {
+TEST_CASE("a file set is written whole and its manifest lists each file's size and hash", "[atomic]") {
   ScratchDir d("dmlbench-fileset");
   write_file_set(d.root(), kOld, "m.json", {{"step", 1}});
   const json m = json::parse(slurp(d.dir() / "m.json"));
@@ -36,11 +36,11 @@ TEST_CASE("[issue 29] a file set is written whole and its manifest lists each fi
   // negative control: a file changed behind the manifest's back is named
   std::ofstream(d.dir() / "b.pt") << "other bytes";
   CHECK_THROWS_WITH(check_file_set(d.root(), m, "m.json"), Catch::Contains("b.pt does not match m.json"));
-  // a manifest written before issue 29 has no "files" and is not checked
+  // an older manifest has no "files" and is not checked
   CHECK_NOTHROW(check_file_set(d.root(), json{{"step", 1}}, "m.json"));
 }
 
-TEST_CASE("[issue 29] a set stopped during its renames is completed and one stopped before them is dropped", "[atomic]") {
+TEST_CASE("a set stopped during its renames is completed and one stopped before them is dropped", "[atomic]") {
   ScratchDir d("dmlbench-fileset-kill");
   write_file_set(d.root(), kOld, "m.json", {{"step", 1}});
   // what a kill after the first rename leaves: a.pt new, b.pt.tmp and m.json.tmp new, m.json old
@@ -66,7 +66,7 @@ TEST_CASE("[issue 29] a set stopped during its renames is completed and one stop
   CHECK_FALSE(finish_file_set(d.root(), "m.json"));  // nothing to do
 }
 
-TEST_CASE("[issue 29] an atomic write into a folder it cannot write names the file and keeps the old one",
+TEST_CASE("an atomic write into a folder it cannot write names the file and keeps the old one",
           "[atomic]") {
   ScratchDir d("dmlbench-atomic-fail");
   write_file_atomically(d.path("out/x.json"), "first");
@@ -78,7 +78,7 @@ TEST_CASE("[issue 29] an atomic write into a folder it cannot write names the fi
   CHECK(slurp(d.dir() / "out/x.json") == "first");
 }
 
-TEST_CASE("[issue 29] a checkpoint.json is read with every field checked", "[atomic]") {
+TEST_CASE("a checkpoint.json is read with every field checked", "[atomic]") {
   ScratchDir d("dmlbench-checkpoint-state");
   const json good = {{"config", {{"seed", 1}}}, {"epochs_done", 2}, {"steps", 40}, {"first_loss", 0.5},
                      {"last_loss", nullptr}, {"skipped_anchors", 0}, {"triplet_accuracy_before", 0.25},

@@ -196,7 +196,7 @@ TEST_CASE("class-balanced batches: c classes x n samples, seeded, too few classe
   CHECK_THROWS_WITH(ClassBalancedSampler(labels, 6, 2, 1), Catch::Contains("needs that many classes"));
 }
 
-TEST_CASE("[issue 29] an idx header promising more than memory or the file holds is refused before any allocation",
+TEST_CASE("an idx header promising more than memory or the file holds is refused before any allocation",
           "[idx]") {
   const auto dir = scratch("idx-promise");
   const auto header = [](std::vector<std::uint32_t> dims) {

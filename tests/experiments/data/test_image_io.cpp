@@ -742,7 +742,7 @@ TEST_CASE("image loader: destruction mid-epoch joins the workers, bad plans are 
                   std::invalid_argument);
 }
 
-TEST_CASE("[issue 29] a PNG header of 10^5 x 10^5 pixels is refused before decoding, naming the size and the limit",
+TEST_CASE("a PNG header of 10^5 x 10^5 pixels is refused before decoding, naming the size and the limit",
           "[image]") {
   const auto be32 = [](std::vector<std::uint8_t>& b, std::uint32_t v) {
     for (int s = 24; s >= 0; s -= 8) b.push_back(std::uint8_t(v >> s));

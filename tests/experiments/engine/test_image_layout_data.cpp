@@ -184,7 +184,7 @@ TEST_CASE("in-shop layout: each query is ranked against the gallery, the officia
     write_png((root / rel).string(), im);
     rows.push_back(rel + " " + id + " " + status);
   };
-  // 5 training images an item: 4 after the holdout, the batch's per_class (issue 29 refuses a class short of it)
+  // 5 training images an item: 4 after the holdout, the batch's per_class (a class short of it is refused)
   for (int item = 1; item <= 4; ++item)
     for (int n = 1; n <= 5; ++n) image(item, n, "train", unsigned(item * 10 + n));
   for (int item : {5, 6}) {

@@ -1,4 +1,4 @@
-// The parts a loss is built from (issue 51 item 3): the shared distances (embedding_distance.hpp), the reducers
+// The parts a loss is built from: the shared distances (embedding_distance.hpp), the reducers
 // (loss_reducers.hpp) and the core loss interface with its add-ons (training_loss.hpp), each against hand values, with
 // negative controls; and every registered loss's add-ons agreeing with its spec.
 #include "dmlbench/experiments/embedding_distance.hpp"
@@ -94,7 +94,7 @@ TEST_CASE("loss parts: the reducers (mean, trimmed mean, Wang et al. eq 15's ave
   CHECK(trimmed_mean(t, 0.5).item<double>() == 0.5);  // the two smallest, 0 and 1
   CHECK(*share_violating(t) == 0.75);
   const auto sum = torch::tensor(6.0, torch::kFloat64), graph = torch::ones({3}, torch::kFloat64);
-  // eq 15: over the batch's 4 samples; the bench's reading before issue 50: over the 3 anchors that mined a pair
+  // eq 15: over the batch's 4 samples; the bench's earlier reading: over the 3 anchors that mined a pair
   CHECK(average_over_anchors(sum, 3, 4, MsReduction::batch, graph).item<double>() == 1.5);
   CHECK(average_over_anchors(sum, 3, 4, MsReduction::mined_anchors, graph).item<double>() == 2.0);
   // no anchor mined: 0, still on the graph of the batch

@@ -1,4 +1,4 @@
-// A tuning trial's run (issue 28): class-disjoint folds of the training classes (class_folds.hpp) with the test classes
+// A tuning trial's run: class-disjoint folds of the training classes (class_folds.hpp) with the test classes
 // never read, and the early stop on the validation curve (schedule.patience), on a subset of the bundled MNIST digits.
 #include "dmlbench/experiments/class_folds.hpp"
 #include "dmlbench/experiments/idx_file.hpp"

@@ -300,7 +300,7 @@ TEST_CASE("k-means parallel seeding (Bahmani et al.) above the budget recovers s
   CHECK_THROWS_WITH(kmeans(x, 10, 4, bad), Catch::Contains("iteration"));
 }
 
-// The profile's clock (issue 30): laps add up per phase in first-use order; a null clock times nothing.
+// The profile's clock: laps add up per phase in first-use order; a null clock times nothing.
 TEST_CASE("phase clock adds laps per phase in first-use order", "[experiments][metrics]") {
   PhaseClock clock;
   clock.add("forward", 1.5);

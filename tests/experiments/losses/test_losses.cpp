@@ -140,7 +140,7 @@ TEST_CASE("Multi-Similarity loss equals the theory/ reference of [XGS] for one a
           "[experiments][losses][XGS eq 12]") {
   // batch: class 0 = rows 0-2, rows 3-5 one class each. Anchors 0, 1, 2 have positives; 3-5 do not, so they mine
   // nothing. The loss is the sum of the three anchor terms, each computed by the theory/ reference (double, [XGS]
-  // reconstruction), over the batch's 6 samples (Wang et al. eq 15, the default since issue 50), or over the 3
+  // reconstruction), over the batch's 6 samples (Wang et al. eq 15, the default), or over the 3
   // anchors that mined (loss.ms_reduction = mined_anchors).
   const auto x = random_unit(6, 4, 5);
   namespace th = dmlbench::theory;
@@ -391,7 +391,7 @@ TEST_CASE("HTL over all triplets of the batch equals the triplet-by-triplet loss
                     Catch::Contains("no triplet in the batch"));
 }
 
-// Issue 51 item 5: the registered MS loss reads its settings once, typed, when built; through the registry it gives
+// The registered MS loss reads its settings once, typed, when built; through the registry it gives
 // the same bits as the formula called with the same settings, for non-default values of every one of them (a setting
 // read wrongly, or not at all, shows as a difference; the control changes one setting and must differ).
 TEST_CASE("the registered Multi-Similarity loss passes each of its settings to the formula [Wang et al. eq 15]",

@@ -269,7 +269,7 @@ torch::Tensor stock_small_conv(SmallConvNet& net, torch::Tensor x, Pool pool = P
   return net->embedding(torch::adaptive_avg_pool2d(x, {1, 1}).flatten(1));
 }
 
-// Issue 30: without gradients small-conv pools by the maximum of four strided quarter maps; the embeddings are those
+// Without gradients small-conv pools by the maximum of four strided quarter maps; the embeddings are those
 // of torch::max_pool2d bit for bit (eval and training mode, odd sizes that floor mode crops), and with
 // gradients it is the stock op itself.
 TEST_CASE("small-conv without gradients pools to the same bits as torch::max_pool2d") {
@@ -293,7 +293,7 @@ TEST_CASE("small-conv without gradients pools to the same bits as torch::max_poo
     }
 }
 
-// Issue 30: with gradients small-conv pools by torch::max_pool2d itself, whose backward sends a tie to the first
+// With gradients small-conv pools by torch::max_pool2d itself, whose backward sends a tie to the first
 // maximum: the forward and every gradient are the stock network's bit for bit, ties included (a constant patch gives
 // equal window elements after every block, as the glyphs' background does), where the maximum of the quarter maps
 // (the no-gradient path's values) splits a tie's gradient and differs (the negative control).
@@ -328,7 +328,7 @@ static bool same_bits(const torch::Tensor& a, const torch::Tensor& b) {
   return a.sizes() == b.sizes() && torch::equal(a.contiguous().view(torch::kInt32), b.contiguous().view(torch::kInt32));
 }
 
-// Issue 30: small-conv's pooling kernels against torch::max_pool2d (and torch::relu before it) over random inputs with
+// Small-conv's pooling kernels against torch::max_pool2d (and torch::relu before it) over random inputs with
 // a pinned seed, on values from {-2, ..., 2} (most windows hold a tie; with the ReLU every window of non-positive
 // values is one), with NaNs (one or two in a window), -inf, -0 in the input and in the gradient, odd sizes that floor
 // mode crops, with 1 and 2 threads: forward and input gradient bit for bit (without gradients, the same values, and

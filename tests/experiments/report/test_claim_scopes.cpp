@@ -1,4 +1,4 @@
-// The claim-scope files and what the report makes of them (issue 32): the reader's checks, each with the input that
+// The claim-scope files and what the report makes of them: the reader's checks, each with the input that
 // must fail; rows joined with their entries; the counts kept apart for extensions; claims.json and AUDIT.md; the
 // provenance rule of the committed report. Inputs are hand-made here; the expected texts follow from them.
 #include "dmlbench/experiments/hand_typed_result.hpp"
@@ -121,7 +121,7 @@ TEST_CASE("claim scopes: each malformed entry is one error naming the file, the 
   CHECK(ex::parse_claim_scope_file(scope_file("XHN", "theory", {entry("ok-1", "extension")}).dump(), "F.json").size() == 1);
 }
 
-// Issue 50 item 3: a scope text that types a run's result goes stale at the next run; the reader refuses it.
+// A scope text that types a run's result goes stale at the next run; the reader refuses it.
 TEST_CASE("claim scopes: a run's result typed into a scope text is refused, naming the row, the key and the text",
           "[report][scopes]") {
   // what counts as a typed result, and what does not (the negative controls: configured numbers, a sentence without)
@@ -161,7 +161,7 @@ TEST_CASE("claim scopes: a run's result typed into a scope text is refused, nami
   e["deviations"] = {"seeds: 5 per arm, two-sided Welch test at 0.05"};
   fails(e, "\"deviations\"", "Welch");
   e = entry("bad", "as-printed");
-  e["audit"]["action"] = "done in issue 32. Was: the verdict was refuted";  // a change log may name a past verdict
+  e["audit"]["action"] = "done. Was: the verdict was refuted";  // a change log may name a past verdict
   CHECK_NOTHROW(ex::parse_claim_scope_file(scope_file("XHN", "experiments", {e}).dump(), "F.json"));
 }
 
@@ -322,7 +322,7 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
                                                                  "or reconstructed): 1 refuted; apart from them, 2 "
                                                                  "extensions and variants"));
   CHECK_THAT(ex::paper_tally_markdown(variant), Catch::Contains("| [XHN] | 2 | 1 | 1 | 0 | 0 | 0 | 0 |"));
-  // issue 50 item 5: one table a paper, the extensions in their own
+  // one table a paper, the extensions in their own
   std::vector<ex::ClaimRow> two = rows;
   two.push_back(row("d", "LCC", "not-reproduced", "experiments"));
   two.back().scope.scope = "as-printed";
@@ -407,7 +407,7 @@ TEST_CASE("report provenance: only the stage store passed as unwatched is left o
 
 namespace {
 
-// Issue 50 item 3: AUDIT.md's rows against claims.json, both of one report: each AUDIT row's id, scope and verdict
+// AUDIT.md's rows against claims.json, both of one report: each AUDIT row's id, scope and verdict
 // equal its claims.json row's, and every claims.json row has its AUDIT row. One line per mismatch.
 std::string audit_mismatches(const std::string& audit_md, const json& claims) {
   std::map<std::string, std::pair<std::string, std::string>> want;  // id -> (scope, verdict)

@@ -1,8 +1,8 @@
-// Every claim the bench makes has exactly one scope entry (issue 32), and every entry names a claim of its paper and
+// Every claim the bench makes has exactly one scope entry, and every entry names a claim of its paper and
 // layer: the theory checks (theory::all_claims), the [LCC] simulations (sims::collapse_claims) and every reproduction
 // file that carries claims, read from this source tree. A new claim without its scope, or a scope left behind by a
-// renamed claim, fails here before any report runs. Where the paper texts are there (DMLBENCH_PAPERS_DIR, issue 50
-// item 4), every row's `where` is checked against its quote in its paper's text.
+// renamed claim, fails here before any report runs. Where the paper texts are there (DMLBENCH_PAPERS_DIR),
+// every row's `where` is checked against its quote in its paper's text.
 #include "dmlbench/experiments/paper_locations.hpp"
 #include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
@@ -89,7 +89,7 @@ std::string paper_text(const std::string& path) {
 
 }  // namespace
 
-// Issue 50 item 4: each row's `where` names locations its paper's text holds, and the quote's fragments lie there
+// Each row's `where` names locations its paper's text holds, and the quote's fragments lie there
 // (experiments/include/dmlbench/experiments/paper_locations.hpp says what each kind of locator accepts). The text of
 // each paper key is its registry entry's (theory/papers/). Registered only where the texts are (tests/CMakeLists.txt).
 TEST_CASE("the where of every row is in its paper text and its quote lies where it says", "[scopes]") {

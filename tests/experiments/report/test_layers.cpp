@@ -97,7 +97,7 @@ std::vector<std::string> files_matching(const std::string& dir, const std::regex
 }
 
 // The public headers (LIB/include/dmlbench/LIB/*.hpp for theory, sims and experiments under `root`) that no file
-// under the `users` folders includes, directly or through other public headers, as "LIB/NAME" (issue 51 item 6: the
+// under the `users` folders includes, directly or through other public headers, as "LIB/NAME" (the
 // public folder holds what apps/ and the tests use; a header only the library's sources include sits beside them).
 std::vector<std::string> unused_public_headers(const fs::path& root, const std::vector<std::string>& users) {
   const std::regex pub(R"re(#include "dmlbench/((?:theory|sims|experiments)/[^"]+)")re");

@@ -1,4 +1,4 @@
-// Issue 50 item 4: the locations of a paper text and the check of a `where` against its quote, on small synthetic
+// The locations of a paper text and the check of a `where` against its quote, on small synthetic
 // texts; each accepted case has a negative control that must be refused (a locator the text lacks, a quote that sits
 // in another section than the one cited, a verbatim fragment the text does not hold).
 #include "dmlbench/experiments/paper_locations.hpp"

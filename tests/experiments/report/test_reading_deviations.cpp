@@ -1,4 +1,4 @@
-// Issue 50 item 2: a row whose own words say that it judges the bench's reading (a learning rate, a scale, a set the
+// A row whose own words say that it judges the bench's reading (a learning rate, a scale, a set the
 // paper does not print) names that reading in its scope entry's deviations. The theory rows' statements and notes
 // and the reproductions' claim statements are read against the committed scope files; a hand-made row without
 // deviations is the negative control.
@@ -50,7 +50,7 @@ std::vector<std::string> unnamed_readings(const std::vector<RowText>& rows,
 
 }  // namespace
 
-TEST_CASE("a row that says it judges the bench's reading names it in its deviations (issue 50 item 2)",
+TEST_CASE("a row that says it judges the bench's reading names it in its deviations",
           "[experiments][scopes]") {
   const auto scopes = ex::read_claim_scopes(kSource);
   std::vector<RowText> rows;

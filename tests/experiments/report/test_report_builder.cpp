@@ -143,7 +143,7 @@ TEST_CASE("the code hash of a stage follows the content of its sources, not thei
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "scopes/"}) == h0);
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_"}) != h0);           // negative control: not skipped
   fs::remove_all(dir / "layer/scopes");
-  // a path prefix (issue 51: a paper's theory checks) leaves out that path only, not a file of the same name elsewhere
+  // a path prefix (a paper's theory checks) leaves out that path only, not a file of the same name elsewhere
   { std::ofstream(dir / "layer/sub/claims_p.cpp") << "a paper's checks\n"; }
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "layer/sub/claims_"}) == h0);
   CHECK(rp::tree_hash(dir.string(), {"layer"}, {"report_", "layer/claims_"}) != h0);  // negative control
@@ -191,7 +191,7 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(not_run, !Catch::Contains("65.2") && !Catch::Contains("+-"));  // the paper's R@1: never shown as ours
   const json merged = json::parse(slurp(dir / "reports/claims.json"));
   CHECK(merged["claims"].size() == 7);
-  // no machine's path (issue 27 item 6): the fixture summary's resolved config holds data_dir
+  // no machine's path: the fixture summary's resolved config holds data_dir
   // "/nonexistent-machine/...": REPORT.md shows the config file and the overrides instead, the copied summary drops it
   CHECK_THAT(md, Catch::Contains("Run config `experiments/configs/lcc-mnist-evenodd.json`, with the overrides: ") &&
                      Catch::Contains("arm random `miner.name=trip-sh`"));
@@ -200,7 +200,7 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   CHECK_THAT(slurp(dir / "work/mnist-evenodd/summary.json"), Catch::Contains("/nonexistent-machine"));  // the control
 
   // the committed lcc_table1 study's tuned stage (its fixture summary: r1 test digits verified where the default is
-  // not-reproducible): default and tuned side by side, robust where they agree, fragile where not (issue 28)
+  // not-reproducible): default and tuned side by side, robust where they agree, fragile where not
   const auto tuned = md.substr(md.find("## Default and tuned verdicts"));
   CHECK_THAT(tuned, Catch::Contains("| lcc-table1-r1-train-digits | verified | verified | robust |"));
   CHECK_THAT(tuned, Catch::Contains("| lcc-table1-r1-test-digits | not-reproducible | verified | fragile |"));
@@ -213,7 +213,7 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   INFO(again.output);
   CHECK(again.status == 0);
   CHECK_THAT(again.output, Catch::Contains("figures: unchanged (config hash"));
-  // the stage it ran is kept in the report folder, without this machine's folders (issue 49 item 6) ...
+  // the stage it ran is kept in the report folder, without this machine's folders ...
   const json stored = json::parse(slurp(dir / "reports/stages/figures/stage.json"));
   CHECK(stored["config_hash"] == json::parse(slurp(dir / "work/figures/stage.json"))["config_hash"]);
   CHECK(fs::exists(dir / "reports/stages/figures/fixture_line.png"));
@@ -240,10 +240,10 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
   fs::remove_all(dir);
 }
 
-// Issues 27 and 49 end to end: the fixture's [LCC] Table 1 rows given eight seeds a side and their statistics (from
-// their seeds, as `reproduce` writes them) are decided by the anytime interval at 0.05 / 3, Bonferroni over the
-// report's three training claims: the large rise verified, the large fall refuted, the +1.0 with per-seed sd 4.7
-// (the paper's +7.1, delta 3.55) neither: inconclusive, with the detectable effect and seeds at that level. A previous
+// The training verdicts end to end: the fixture's [LCC] Table 1 rows given eight seeds a side and their statistics
+// (from their seeds, as `reproduce` writes them) are decided by the anytime interval at 0.05 / 3, Bonferroni over the
+// report's three training claims: the large rise verified, the large fall refuted, the +1.0 with per-seed sd 4.7 (the
+// paper's +7.1, delta 3.55) neither: inconclusive, with the detectable effect and seeds at that level. A previous
 // claims.json saying not-reproducible for it: the moved-verdicts section lists the change.
 TEST_CASE("report: training claims decided by the anytime interval at the family's level, counted, and listed where "
           "they moved [LCC Table 1]",

@@ -72,7 +72,7 @@ TEST_CASE("claims table: one row per claim with its measured error, escaped cell
   CHECK(claims_table_row(md2, "b-eq2") == claims_table_row(md, "b-eq2"));
 }
 
-// Issue 32: a row whose measure is a fraction or a minimizer's margin carries its own "measured" text, shown in place of
+// A row whose measure is a fraction or a minimizer's margin carries its own "measured" text, shown in place of
 // "error ... (tol ...)"; a row without it keeps the error form (negative control: the same row without the key).
 TEST_CASE("claims table: a row's own measured text replaces the error form", "[report]") {
   json j = hand_made_claims();
@@ -98,7 +98,7 @@ TEST_CASE("claims table: errata list only errata, refutations only refuted and n
   const auto rows = ex::claim_rows_from_claims_json(hand_made_claims());
   CHECK(ex::errata_markdown(rows) == "- **[XGS eq 2]** `b-eq2`: as judged: printed\nform\n  - corrected form: CF\n"
                                      "  - witness: W1\n");
-  // an erratum judged on a reading the paper does not print says so under its statement (issue 50 item 2)
+  // an erratum judged on a reading the paper does not print says so under its statement
   auto read = rows;
   for (auto& r : read)
     if (r.id == "b-eq2") r.scope.deviations = {"the step read with a learning rate the paper does not print"};
@@ -151,7 +151,7 @@ TEST_CASE("report claims: gathered from the work folder's claims files, malforme
   fs::remove_all(work);
 }
 
-// Issue 49 items 2-3: the report's training claims decided over one family, every number printed read from the
+// The report's training claims decided over one family, every number printed read from the
 // anytime interval at the family's level. Three rows of 10 seeds whose per-seed differences are m + z (z fixed, mean
 // 0, sd 1): m = 3 (E ~ 1e8), 1.45 (E ~ 41) and 1.33 (E ~ 23), a 1-seed row and a theory row. Bonferroni on
 // e-values (m = 3): E >= 3 / 0.05 = 60 decides, so only the first. e-BH: R = 3 since the third largest E >= 3 / (0.05
@@ -218,7 +218,7 @@ TEST_CASE("training claims: decided over the report's family by the anytime inte
   CHECK(j[2]["statistics"]["outcome"] == "inconclusive");
   CHECK(j[2]["statistics"].contains("ci_low"));
   CHECK_FALSE(j[0].contains("statistics"));
-  // issue 50 item 3: the decision rule is the first assumption, generated from the row's statistics (no scope text
+  // the decision rule is the first assumption, generated from the row's statistics (no scope text
   // types it); a theory row keeps its scope's assumptions alone
   bonferroni[2].scope.assumptions = {"A-typed"};
   const auto typed = ex::row_assumptions(bonferroni[2]);
@@ -301,7 +301,7 @@ TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the def
   CHECK(ex::tuned_verdicts_json(t, defaults)["studies"][0]["arms"][0]["best"].is_null());
 }
 
-// Issue 49 item 2: [LCC] Table 1 R@5 on the train digits was significant against the paper at the default settings
+// [LCC] Table 1 R@5 on the train digits was significant against the paper at the default settings
 // (raw p 0.013) and for it when tuned (0.0013), yet its labels read only "inconclusive -> verified". The mark reads
 // each side's own anytime interval at level alpha (the claim alone), whatever the family's verdict words.
 TEST_CASE("default and tuned verdicts: a sign that flips between two sides each apart from 0 is marked reversed",

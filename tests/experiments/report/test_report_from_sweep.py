@@ -1,4 +1,4 @@
-"""`dmlbench report --sweep DIR` (issue 16): a reproduction's stage takes its runs from a finished sweep (`sweep
+"""`dmlbench report --sweep DIR`: a reproduction's stage takes its runs from a finished sweep (`sweep
 collect --require-complete`) instead of running them; the report's rows are the sweep's summary; an unchanged sweep is
 not collected again, an incomplete one fails the stage and keeps the previous report, and a sweep that changed the
 profile's runs or runs no reproduction is refused.

@@ -1,4 +1,4 @@
-// Issue 49 item 4b: the verdicts under other kernels (bench/kernel_recurrence.py's record) beside each training row of
+// The verdicts under other kernels (bench/kernel_recurrence.py's record) beside each training row of
 // the report: shown only while the record is this report's (its stage hashes and baseline verdicts), a flip of
 // direction and a move to or from undecided told apart, and a record that is not one refused with its path.
 #include "dmlbench/experiments/report_claims_table.hpp"
@@ -69,7 +69,7 @@ std::string written(const ScratchDir& d, const json& j) {
 
 }  // namespace
 
-TEST_CASE("kernel recurrence [issue 49 item 4b]: each decided row says what it became under each setting",
+TEST_CASE("kernel recurrence: each decided row says what it became under each setting",
           "[report][kernels]") {
   ScratchDir d("kernels-attach");
   auto k = ex::read_kernel_recurrence(written(d, record()), "bench/results/kernel_recurrence.json", stages());
@@ -109,7 +109,7 @@ TEST_CASE("kernel recurrence [issue 49 item 4b]: each decided row says what it b
   CHECK_THAT(md, Catch::Contains("on a test machine"));
 }
 
-TEST_CASE("kernel recurrence [issue 49 item 4b]: a record of other evidence is shown as stale, never beside a row",
+TEST_CASE("kernel recurrence: a record of other evidence is shown as stale, never beside a row",
           "[report][kernels]") {
   ScratchDir d("kernels-stale");
   SECTION("a stage's config hash differs") {
@@ -139,7 +139,7 @@ TEST_CASE("kernel recurrence [issue 49 item 4b]: a record of other evidence is s
   }
 }
 
-TEST_CASE("kernel recurrence [issue 49 item 4b]: a file that is not a record is refused with its path",
+TEST_CASE("kernel recurrence: a file that is not a record is refused with its path",
           "[report][kernels]") {
   ScratchDir d("kernels-bad");
   json no_base = record();

@@ -1,4 +1,4 @@
-// Issue 49 item 3: the seeds a reproduction stage of the report spends: the planned family, the fewest seeds that can
+// The seeds a reproduction stage of the report spends: the planned family, the fewest seeds that can
 // decide at its level, the look at a stage's claims (decided, waiting, beyond the cap's reach), and the profile keys
 // that set it, with their bad inputs.
 #include "dmlbench/experiments/anytime_prior_variance.hpp"
@@ -249,7 +249,7 @@ TEST_CASE("seed spending: a claim without spread waits for a seed with spread, o
   CHECK(stopped.front().hopeless == 1);
 }
 
-// Issue 49 item 5, seeds by arm: a claim's arms come from its reproduction (its own sides, else the comparison; a
+// Seeds by arm: a claim's arms come from its reproduction (its own sides, else the comparison; a
 // bound has no baseline arm), and a look raises only the waiting claims' arms to one above the claim's seeds.
 TEST_CASE("seed spending by arm: each waiting claim's arms get the next seed, a decided claim's arms none",
           "[report][seeds]") {
@@ -336,7 +336,7 @@ TEST_CASE("seed spending by arm: the loop trains only the undecided claim's arms
 // (anytime_prior_variance.hpp): every default profile that spends seeds looks from its seeds to its seeds_cap at
 // alpha x kPlannedSelectedShare, and that design's minimax g must be the default (to its 3 significant digits, 0.5%).
 // A profile whose first look or cap moved would need another g: the control (a first look at 5) is named.
-TEST_CASE("seed spending: the default prior variance g is the minimax g of every spending profile's looks [issue 49]",
+TEST_CASE("seed spending: the default prior variance g is the minimax g of every spending profile's looks",
           "[report][seeds]") {
   std::size_t spending = 0;
   const auto minimax_of = [](const ex::Reproduction& r, int first, int cap) {

@@ -1,4 +1,4 @@
-// The report's stage store (issue 49 item 6): a finished stage saved in OUT/stages without checkpoints or this
+// The report's stage store: a finished stage saved in OUT/stages without checkpoints or this
 // machine's folders, restored byte for byte into another work folder under its own config hash only.
 #include "dmlbench/experiments/report_stage_store.hpp"
 

@@ -1,4 +1,4 @@
-// One writer per folder (issue 52, folder_lock.hpp): a second process is refused in one line that names the holder;
+// One writer per folder (folder_lock.hpp): a second process is refused in one line that names the holder;
 // the lock goes with its holder, a SIGKILL included; the same process shares its own lock; a filesystem without
 // locks is said once and not refused. The other process is a fork of this test that takes the lock and waits.
 #include "dmlbench/experiments/folder_lock.hpp"

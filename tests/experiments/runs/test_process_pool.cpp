@@ -202,8 +202,8 @@ TEST_CASE("run_and_wait passes a SIGTERM this process receives on to the child, 
   CHECK(after.sa_handler == before.sa_handler);
 }
 
-// Issue 52: a SIGTERM that comes after the pool's check for a signal and before its wait. The pool used to block in
-// waitpid until the next child ended (here: 30 s); with the relay's self-pipe the wait returns at once and the signal
+// A SIGTERM that comes after the pool's check for a signal and before its wait. A plain waitpid would block until the
+// next child ended (here: 30 s); with the relay's self-pipe the wait returns at once and the signal
 // is passed on. The pool runs in a fork of this test, since it ends its process by the signal.
 TEST_CASE("a SIGTERM between the pool's check and its wait is passed on at once, not after the next child ends",
           "[process_pool]") {

@@ -1,4 +1,4 @@
-// Sweeps (issue 16): grid files expanded into points (order, naming, resolution), their errors, the state of a point
+// Sweeps: grid files expanded into points (order, naming, resolution), their errors, the state of a point
 // read from its folder, the merged summary, and the Slurm job-array script. The runs themselves: the cli.sweep tests
 // and the cluster test (tests/cluster/).
 #include "dmlbench/experiments/run_config.hpp"

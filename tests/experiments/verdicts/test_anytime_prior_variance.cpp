@@ -1,5 +1,5 @@
-// The anytime t-test's prior variance g from the design of looks (issue 49 items 3 and 5,
-// experiments/src/verdicts/anytime_prior_variance.cpp): the narrowest radius any g gives at n seeds, the worst ratio
+// The anytime t-test's prior variance g from the design of looks
+// (experiments/src/verdicts/anytime_prior_variance.cpp): the narrowest radius any g gives at n seeds, the worst ratio
 // to it over a seed range, and the g that makes that worst ratio least; the bench's default g against that rule.
 //
 // Tolerances: the golden sections stop at a width of 1e-9 in log g; the radius is flat at its least (d c / d log g = 0
@@ -31,7 +31,7 @@ double grid_min_radius(std::size_t n, double level) {
 }  // namespace
 
 TEST_CASE("anytime prior variance: the narrowest radius at n seeds is the least over g, and g = 1 is far from it at "
-          "the report's first looks [issue 49]", "[prior]") {
+          "the report's first looks", "[prior]") {
   for (double level : {0.05, 0.03, 0.05 / 75})
     for (std::size_t n : {3, 4, 5, 6, 8, 10, 20}) {
       INFO("level " << level << ", n " << n);
@@ -49,7 +49,7 @@ TEST_CASE("anytime prior variance: the narrowest radius at n seeds is the least 
 }
 
 TEST_CASE("anytime prior variance: the minimax g of a design of looks makes the worst look's radius least, and the "
-          "default g is the report's [issue 49]", "[prior]") {
+          "default g is the report's", "[prior]") {
   for (auto [first, cap] : {std::pair<std::size_t, std::size_t>{4, 10}, {5, 10}, {4, 8}, {3, 12}}) {
     INFO("seeds " << first << " to " << cap);
     const double g = minimax_anytime_g(0.03, first, cap);

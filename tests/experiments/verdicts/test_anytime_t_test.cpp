@@ -1,4 +1,4 @@
-// The anytime-valid one-sample t-test (issue 49 item 3, experiments/src/verdicts/anytime_t_test.cpp): its e-value
+// The anytime-valid one-sample t-test (experiments/src/verdicts/anytime_t_test.cpp): its e-value
 // against the non-central t mixture integrated by SciPy, its radius against SciPy's brentq, its decisions, its errors,
 // and by simulation its validity under optional stopping (with the fixed-n t-test as the negative control) and the
 // seeds it spends at the papers' effect sizes. The references are computed at test time by

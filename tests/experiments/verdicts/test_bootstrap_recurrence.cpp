@@ -1,4 +1,4 @@
-// Issue 49 item 4a: how often a decided claim recurs with its seeds resampled (experiments/src/verdicts/
+// How often a decided claim recurs with its seeds resampled (experiments/src/verdicts/
 // bootstrap_recurrence.cpp), checked against the exact bootstrap distribution enumerated over every resample.
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/bootstrap_recurrence.hpp"

@@ -1,4 +1,4 @@
-// The statistics of training verdicts (issue 27; experiments/src/verdicts/) against SciPy and statsmodels: Welch's
+// The statistics of training verdicts (experiments/src/verdicts/) against SciPy and statsmodels: Welch's
 // difference with its interval, the one-sample t, TOST, power / MDE / seeds (non-central t), Holm and
 // Benjamini-Hochberg, the exact binomial test and Clopper-Pearson. The references are computed at test time by
 // tests/reference/verdict_statistics_reference.py (a ctest fixture) into the JSON file named by the environment
@@ -341,7 +341,7 @@ TEST_CASE("a count claim's exact TOST matches statsmodels binom_tost for every k
   }
 }
 
-TEST_CASE("a count claim on pooled counts takes the four outcomes (the [XHN] Fig 3 shares, issue 27 item 3)",
+TEST_CASE("a count claim on pooled counts takes the four outcomes (the [XHN] Fig 3 shares)",
           "[verdicts][binomial]") {
   // 0 of 5000 moving dots top-left against "under 1%": far below (the zero-spread case of three seeds at 0.0)
   const auto none = count_claim_statistics(count_sides(0, 5000, 1, 1, -1));
