@@ -12,8 +12,8 @@ CHECK is one of:
   papers         README.md's papers table is the output of `dmlbench papers`
   examples       each block after "<!-- example: PATH -->" in README.md and docs/**/*.md is the file PATH verbatim,
                  and every tests/extend/example_* file is shown in one
-  journal        no file under STOP_SCANNED says "stop <number>" (or "stops"), and no document under ISSUE_SCANNED says
-                 "issue <number>" (history is in git)
+  journal        no file under STOP_SCANNED says "stop <number>" (or "stops"), and no document or source under
+                 ISSUE_SCANNED says "issue <number>" (or "issues", "issue-<number>"): history is in git
 
 With --control the check runs on a doctored copy of the files it reads instead, and passes only if the check fails
 there naming what was doctored: each check's negative control.
@@ -26,20 +26,21 @@ import subprocess
 import sys
 import tempfile
 
-# ---- What the journal check scans: widen these lists (e.g. the suffixes to the sources) as they are made clean ----
+# ---- What the journal check scans: widen these lists as more of the tree is made clean ----
 # Every file git tracks under these paths: none may say "stop <number>" (a development stop).
-STOP_SCANNED = ["README.md", "CHANGELOG.md", "docs", "bench/README.md", "experiments", "theory", "sims", "tests",
-                "scripts"]
+STOP_SCANNED = ["README.md", "CHANGELOG.md", "CMakeLists.txt", "docs", "bench", "experiments", "theory", "sims",
+                "notebooks", "tests", "scripts", "apps"]
 # The files git tracks under these paths whose names end in ISSUE_SCANNED_SUFFIXES: none may say "issue <number>" (a
-# ticket). Today the documents only; add ".cpp", ".hpp", ".py", ".txt" to scan the sources too. reports/ is generated
-# from the runs and the scope files, and is not scanned.
-ISSUE_SCANNED = ["README.md", "CHANGELOG.md", "docs", "bench", "experiments", "theory", "sims", "notebooks", "tests",
-                 "scripts", "apps"]
-ISSUE_SCANNED_SUFFIXES = (".md",)
+# ticket): the documents, the sources, the scripts, the build files (CMakeLists.txt), the configs, reproductions, scope
+# files and fixtures (.json) and the notebooks. reports/ is generated from the runs and the scope files, and is not
+# scanned.
+ISSUE_SCANNED = ["README.md", "CHANGELOG.md", "CMakeLists.txt", "docs", "bench", "experiments", "theory", "sims",
+                 "notebooks", "tests", "scripts", "apps"]
+ISSUE_SCANNED_SUFFIXES = (".md", ".cpp", ".hpp", ".py", ".sh", ".txt", ".json", ".ipynb")
 
 README_MAX_LINES = 200
 STOP = re.compile(r"\bstops? \d+", re.IGNORECASE)
-ISSUE = re.compile(r"\bissues? \d+", re.IGNORECASE)
+ISSUE = re.compile(r"\bissues?[ -]\d+", re.IGNORECASE)
 PAPERS_MARK = "<!-- papers: the output of `dmlbench papers` -->"
 EXAMPLE_MARK = re.compile(r"<!-- example: (\S+) -->\n```[a-z]*\n")
 
@@ -227,7 +228,11 @@ def check_journal(repo, args):
     for rel in tracked_files(repo, ISSUE_SCANNED):
         if not rel.endswith(ISSUE_SCANNED_SUFFIXES):
             continue
-        for k, line in enumerate(read(os.path.join(repo, rel)).splitlines(), 1):
+        try:
+            text = read(os.path.join(repo, rel))
+        except UnicodeDecodeError:
+            continue  # not text (a fuzz input saved under a scanned suffix)
+        for k, line in enumerate(text.splitlines(), 1):
             if ISSUE.search(line):
                 bad.append(f"{rel}:{k}: \"{ISSUE.search(line).group(0)}\" (a ticket: history is in git)")
     return bad
@@ -294,10 +299,15 @@ def doctor_examples(repo, tmp):
 
 
 def doctor_journal(repo, tmp):
-    copy_of(repo, tmp, ["README.md", "docs"])
-    stop, issue = "stop" + " 12", "issue" + " 34"  # spelled apart, so that this file passes the check itself
+    source, build = "theory/src/paper_registry.cpp", "CMakeLists.txt"  # a source and a build file beside the documents
+    copy_of(repo, tmp, ["README.md", "docs", source, build])
+    # spelled apart, so that this file passes the check itself
+    stop, issue, ticket, named = "stop" + " 12", "issue" + " 34", "issues" + " 35", "issue" + "-36"
     append(os.path.join(tmp, "docs", "testing.md"), f"\nThe suite last ran at {stop}, for {issue}.\n")
-    return ["docs/testing.md", f"\"{stop}\"", f"\"{issue}\""]
+    append(os.path.join(tmp, source), f"// kept apart for {ticket}\n")
+    append(os.path.join(tmp, build), f"# as the {named} session left it\n")
+    return ["docs/testing.md", f"\"{stop}\"", f"\"{issue}\"", f"{source}:", f"\"{ticket}\"", f"{build}:",
+            f"\"{named}\""]
 
 
 CHECKS = {
