@@ -1,10 +1,11 @@
 """The report adds a seed to a stage by `dmlbench reproduce --seeds n + 1 --resume`; the runs that
-finished under the same config and revision are read back (their metrics.json), not trained or evaluated again, so
-the earlier seeds' values stay exactly as they were and only the new seed trains. Checked in-process (--jobs 1) and
-through `dmlbench train` processes (--jobs 2). Negative control: a run whose metrics.json is gone is run again (resumed
-from its checkpoint), not read.
+finished under the same run key are read back (their metrics.json), not trained or evaluated again, so the earlier
+seeds' values stay exactly as they were and only the new seed trains. Checked with the runs trained in-process
+(--jobs 1) and by `dmlbench train` processes (--jobs 2). Negative control: a run whose metrics.json is gone is run
+again (resumed from its checkpoint), not read.
 Usage: test_reproduce_adds_seeds.py DMLBENCH REPRODUCTION_FILE DATA_DIR WORK_DIR"""
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,14 @@ from pathlib import Path
 
 exe, repro, data, work = sys.argv[1], sys.argv[2], sys.argv[3], Path(sys.argv[4])
 shutil.rmtree(work, ignore_errors=True)
-READ = "has finished under this config and revision: its metrics.json is read"
+READ = re.compile(r"\[reproduce\] (\d+) of (\d+) runs finished before under the same run key")
+
+
+def read_back(log):
+    """(runs read back, runs planned) that reproduce says."""
+    m = READ.search(log)
+    assert m, f"reproduce said nothing of the runs read back:\n{log}"
+    return int(m.group(1)), int(m.group(2))
 
 
 def run(seeds, jobs, resume=True):
@@ -32,17 +40,18 @@ def seeds_of(rows):
 
 
 first, log1 = run(2, 1, resume=False)
-assert READ not in log1, "a first run reads nothing"
+assert read_back(log1)[0] == 0, "a first run reads nothing"
 arms = {arm for (_, arm) in seeds_of(first)}
 second, log2 = run(3, 1)
-assert log2.count(READ) == 2 * len(arms), f"expected {2 * len(arms)} runs read back, log:\n{log2}"
+assert read_back(log2) == (2 * len(arms), 3 * len(arms)), f"expected {2 * len(arms)} runs read back, log:\n{log2}"
 for key, values in seeds_of(first).items():
     assert seeds_of(second)[key][:2] == values, f"{key}: the first two seeds changed: {values} -> {seeds_of(second)[key]}"
     assert len(seeds_of(second)[key]) == 3, f"{key}: no third seed"
 for f in work.glob("*/seed*/train_log.txt"):
     f.unlink()
-third, log3 = run(4, 2)  # through `dmlbench train` processes: their logs say so
-assert log3.count(READ) == 3 * len(arms), f"expected {3 * len(arms)} runs read back by the train processes:\n{log3}"
+third, log3 = run(4, 2)  # the new seed through `dmlbench train` processes
+assert read_back(log3) == (3 * len(arms), 4 * len(arms)), f"expected {3 * len(arms)} runs read back:\n{log3}"
+assert log3.count("started:") == len(arms), f"expected one train process per arm:\n{log3}"
 assert seeds_of(third) == {k: v + seeds_of(third)[k][3:] for k, v in seeds_of(second).items()}
 # negative control: one run's metrics.json removed: that run is not read (it resumes from its checkpoint)
 victim = sorted(work.glob("*/seed1/metrics.json"))[0]
@@ -50,6 +59,6 @@ victim.unlink()
 for f in work.glob("*/seed*/train_log.txt"):
     f.unlink()
 _, log4 = run(4, 1)
-assert log4.count(READ) == 4 * len(arms) - 1, f"expected one run not read back:\n{log4}"
+assert read_back(log4) == (4 * len(arms) - 1, 4 * len(arms)), f"expected one run not read back:\n{log4}"
 print(f"seeds 2 -> 3 -> 4: the finished runs were read back ({2 * len(arms)}, {3 * len(arms)}), their values "
       "unchanged; a run without metrics.json was run again")
