@@ -1,27 +1,38 @@
 // k-means for NMI / NMI+: k-means++ or k-means|| seeding, Lloyd steps by float32 GEMM (kmeans.hpp).
 #include "dmlbench/experiments/kmeans.hpp"
 
+#include "dmlbench/experiments/blas_info.hpp"
+
 #include "../models/cpu_kernel_support.hpp"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 namespace dmlbench::experiments {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr double kInf = std::numeric_limits<double>::infinity();
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 // |a - b|^2 in float64 of two float32 rows: eight lanes summed in a fixed order, so the AVX2 and baseline builds give
 // the same bits.
-inline double squared_distance(const float* a, const float* b, std::int64_t d) {
+__attribute__((always_inline)) inline double squared_distance(const float* a, const float* b, std::int64_t d) {
   double lane[8] = {0, 0, 0, 0, 0, 0, 0, 0};
   std::int64_t j = 0;
   for (; j + 8 <= d; j += 8)
@@ -36,34 +47,149 @@ inline double squared_distance(const float* a, const float* b, std::int64_t d) {
   return ((lane[0] + lane[1]) + (lane[2] + lane[3])) + ((lane[4] + lane[5]) + (lane[6] + lane[7]));
 }
 
+using Floats8 = float __attribute__((vector_size(32)));
+using Ints8 = std::int32_t __attribute__((vector_size(32)));
+
+// Squares of a - b added into two 8-lane accumulators over dimensions [j0, j1) (j1 - j0 a multiple of 16).
+__attribute__((always_inline)) inline void add_squares(const float* a, const float* b, std::int64_t j0, std::int64_t j1,
+                                                       Floats8& s0, Floats8& s1) {
+  for (auto j = j0; j < j1; j += 16) {
+    Floats8 a0, b0, a1, b1;
+    std::memcpy(&a0, a + j, sizeof a0);
+    std::memcpy(&b0, b + j, sizeof b0);
+    std::memcpy(&a1, a + j + 8, sizeof a1);
+    std::memcpy(&b1, b + j + 8, sizeof b1);
+    const Floats8 t0 = a0 - b0, t1 = a1 - b1;
+    s0 += t0 * t0;
+    s1 += t1 * t1;
+  }
+}
+
+__attribute__((always_inline)) inline float lanes_sum(const Floats8& s0, const Floats8& s1) {
+  const Floats8 s = s0 + s1;
+  return ((s[0] + s[1]) + (s[2] + s[3])) + ((s[4] + s[5]) + (s[6] + s[7]));
+}
+
+// |a - b|^2 in float32: a cheaper look at whether squared_distance can be below a value. Each rounded difference, its
+// square and the sum of the d nonnegative squares (in any order) stay within gamma_{d+2} = (d + 2) u / (1 - (d + 2) u)
+// (u = 2^-24) of the exact |a - b|^2, relatively (Higham, Sec 3.1).
+__attribute__((always_inline)) inline float squared_distance32(const float* a, const float* b, std::int64_t d) {
+  Floats8 s0 = {}, s1 = {};
+  const auto whole = d - d % 16;
+  add_squares(a, b, 0, whole, s0, s1);
+  float s = lanes_sum(s0, s1);
+  for (auto j = whole; j < d; ++j) {
+    const float t = a[j] - b[j];
+    s += t * t;
+  }
+  return s;
+}
+
 // The k-means++ distances as centres are added. Row r's nearest centre is owner[r] at squared distance d2[r]. A new
 // centre c can only come nearer to r where |c - c_owner| < 2 |x_r - c_owner| (triangle inequality), so the rows with
 // cc[owner] >= 4 d2 (and a margin of 1e-9 for rounding) are skipped: the same d2 as a full pass, without reading
-// their rows (Elkan's bound, ICML 2003, applied to the seeding).
+// their rows (Elkan's bound, ICML 2003, applied to the seeding). Per centre j the rows it owns are kept in a list
+// with the largest of their d2 (most[j]). The new centre c is a row, at d2_c from its nearest centre, so every
+// |c - c_j|^2 >= d2_c (up to the rounding of d2, far below 1e-8): a centre with 4 most[j] (1 + 1e-9) <= d2_c (1 - 1e-8)
+// keeps all its rows without its cc or its rows being read, as the pass over every row would have kept them.
 struct SeedingDistances {
   std::vector<double> d2;
   std::vector<std::int32_t> owner;
-  std::vector<std::int64_t> centres;  // rows
+  std::vector<std::int64_t> centres;             // rows
+  std::vector<double> most;                      // per centre, at least the largest d2 of the rows it owns (NaN aside)
+  std::vector<std::vector<std::int32_t>> owns;   // per centre, its rows (and rows it owned before, dropped when read)
+  std::vector<float> centre_rows;                // the centres' rows, one after the other
   std::int64_t rows_read = 0;
 };
 
-DMLBENCH_KERNEL void nearer_rows(const float* x, std::int64_t r0, std::int64_t r1, std::int64_t d, const float* c,
-                                 const double* cc, std::int32_t newest, bool prune, SeedingDistances& s,
-                                 std::int64_t& read) {
-  for (std::int64_t r = r0; r < r1; ++r) {
-    if (newest == 0) {
-      s.d2[std::size_t(r)] = squared_distance(x + r * d, c, d);
-      s.owner[std::size_t(r)] = 0;
-      ++read;
-      continue;
+// Rows of centre j's list against the new centre c (its cc[j] computed here): the ones the pruning cannot rule out
+// are read, those nearer to c move to it (their ids into `moved`). The list keeps the rows j still owns.
+// A row is read (and counted) where the pruning cannot rule it out; its float64 distance t is computed where the
+// float32 one does not already show t >= d2 (float32 within gamma_{d+2} relatively, float64 within 1e-14).
+// cc itself is first seen in float32 (cc_lo <= cc <= cc_hi); the float64 cc is computed where a row's test falls
+// between, so that every test decides as with the float64 cc.
+DMLBENCH_KERNEL void nearer_rows_of(const float* x, std::int64_t d, const float* c, const float* cj, std::int32_t j,
+                                    std::int32_t newest, SeedingDistances& s, std::vector<std::int32_t>& moved,
+                                    std::int64_t& read, double& most) {
+  const double g = double(d + 2) * 0x1p-24, below = (1 - g / (1 - g)) * (1 - 1e-14);
+  // every row of j is pruned where cc >= 4 most[j] (1 + 1e-9): seen on the first dimensions alone, often (a partial
+  // sum of squares is below the whole)
+  const double need = 4.0 * s.most[std::size_t(j)] * (1 + 1e-9);
+  Floats8 s0 = {}, s1 = {};
+  const auto whole = d - d % 16;
+  std::int64_t i = 0;
+  for (; i + 32 < whole; i += 32) {
+    add_squares(c, cj, i, i + 32, s0, s1);
+    if (double(lanes_sum(s0, s1)) * below >= need) return;
+  }
+  add_squares(c, cj, i, whole, s0, s1);
+  float full = lanes_sum(s0, s1);
+  for (auto q = whole; q < d; ++q) {
+    const float t = c[q] - cj[q];
+    full += t * t;
+  }
+  const double cc32 = double(full);
+  const double cc_lo = cc32 * below, cc_hi = cc32 / (1 - g / (1 - g)) * (1 + 1e-14);
+  double cc = -1;  // the float64 cc once computed
+  auto& rows = s.owns[std::size_t(j)];
+  // the rows j still owns stay in its list; those the pruning does not rule out are read after, their rows fetched
+  // ahead (a row that moves stays listed until the next pass drops it)
+  thread_local std::vector<std::int32_t> check;
+  check.clear();
+  std::size_t keep = 0;
+  double largest = 0;  // the largest d2 of the rows j owns: most[j] from now on
+  for (const auto r : rows) {
+    // it moved to a later centre (whose list another thread may be reading: relaxed atomic reads and writes)
+    if (__atomic_load_n(&s.owner[std::size_t(r)], __ATOMIC_RELAXED) != j) continue;
+    rows[keep++] = r;
+    largest = std::max(largest, s.d2[std::size_t(r)]);
+    const double test = 4.0 * s.d2[std::size_t(r)] * (1 + 1e-9);
+    bool pruned = cc_lo >= test;
+    if (!pruned && !(cc_hi < test)) {  // in between, or not finite
+      if (cc < 0) cc = squared_distance(c, cj, d);
+      pruned = cc >= test;
     }
+    if (!pruned) check.push_back(r);
+  }
+  rows.resize(keep);
+  s.most[std::size_t(j)] = largest;
+  read += std::int64_t(check.size());
+  constexpr std::size_t ahead = 6;
+  const std::int64_t lines = (d * std::int64_t(sizeof(float)) + 63) / 64;
+  auto fetch = [&](std::int32_t r) {
+    const char* p = reinterpret_cast<const char*>(x + std::int64_t(r) * d);
+    for (std::int64_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
+  };
+  for (std::size_t q = 0; q < std::min(ahead, check.size()); ++q) fetch(check[q]);
+  for (std::size_t q = 0; q < check.size(); ++q) {
+    if (q + ahead < check.size()) fetch(check[q + ahead]);
+    const auto r = check[q];
     const double now = s.d2[std::size_t(r)];
-    if (prune && cc[s.owner[std::size_t(r)]] >= 4.0 * now * (1 + 1e-9)) continue;
-    ++read;
-    const double t = squared_distance(x + r * d, c, d);
+    const float* xr = x + std::int64_t(r) * d;
+    if (double(squared_distance32(xr, c, d)) * below > now) continue;
+    const double t = squared_distance(xr, c, d);
     if (t < now) {
       s.d2[std::size_t(r)] = t;
+      __atomic_store_n(&s.owner[std::size_t(r)], newest, __ATOMIC_RELAXED);
+      most = std::max(most, t);
+      moved.push_back(r);
+    }
+  }
+}
+
+// Every row against the new centre (the first centre, or without pruning).
+DMLBENCH_KERNEL void nearer_all_rows(const float* x, std::int64_t r0, std::int64_t r1, std::int64_t d, const float* c,
+                                     std::int32_t newest, SeedingDistances& s, std::int64_t& read, double& most,
+                                     std::vector<std::int32_t>& moved) {
+  for (std::int64_t r = r0; r < r1; ++r) {
+    ++read;
+    const double t = squared_distance(x + r * d, c, d);
+    const double now = s.d2[std::size_t(r)];
+    if (newest == 0 || t < now) {
+      s.d2[std::size_t(r)] = t;
       s.owner[std::size_t(r)] = newest;
+      most = std::max(most, t);
+      moved.push_back(std::int32_t(r));
     }
   }
 }
@@ -72,29 +198,185 @@ void add_centre(const torch::Tensor& x, std::int64_t row, SeedingDistances& s, b
   const auto N = x.size(0), d = x.size(1);
   const float* px = x.data_ptr<float>();
   const float* c = px + row * d;
-  std::vector<double> cc(s.centres.size());  // |c - c_j|^2 to every earlier centre
-  // grains large enough that a centre's few rows run on one thread: a parallel region per centre costs more than it
-  // saves below tens of thousands of rows (k = 584 of 11,680 rows: 0.36 s on 1 thread, 7 s on 2 beside other work)
-  at::parallel_for(0, std::int64_t(cc.size()), 4096, [&](std::int64_t j0, std::int64_t j1) {
-    for (auto j = j0; j < j1; ++j) cc[std::size_t(j)] = squared_distance(c, px + s.centres[std::size_t(j)] * d, d);
-  });
   const auto newest = std::int32_t(s.centres.size());
   if (newest == 0) {
     s.d2.assign(std::size_t(N), 0.0);
     s.owner.assign(std::size_t(N), 0);
   }
-  std::vector<std::int64_t> read(std::size_t(at::get_num_threads()) + 1, 0);
-  at::parallel_for(0, N, 32768, [&](std::int64_t r0, std::int64_t r1) {
-    nearer_rows(px, r0, r1, d, c, cc.data(), newest, prune, s, read[std::size_t(at::get_thread_num())]);
-  });
+  const auto parts = std::size_t(at::get_num_threads()) + 1;
+  std::vector<std::int64_t> read(parts, 0);
+  std::vector<double> most(parts, 0.0);
+  std::vector<std::vector<std::int32_t>> moved(parts);
+  if (newest == 0 || !prune) {
+    at::parallel_for(0, N, 32768, [&](std::int64_t r0, std::int64_t r1) {
+      const auto t = std::size_t(at::get_thread_num());
+      nearer_all_rows(px, r0, r1, d, c, newest, s, read[t], most[t], moved[t]);
+    });
+  } else {
+    // the centres whose rows the bound from d2_c does not rule out
+    const double reach = s.d2[std::size_t(row)] * (1 - 1e-8);
+    std::vector<std::int32_t> open;
+    std::int64_t work = 0;
+    for (std::int32_t j = 0; j < newest; ++j)
+      if (!(4.0 * s.most[std::size_t(j)] * (1 + 1e-9) <= reach)) {
+        open.push_back(j);
+        work += std::int64_t(s.owns[std::size_t(j)].size()) + d;
+      }
+
+    // one thread unless a step is large: a parallel region per centre costs more than it saves below about a million
+    // rows and dimensions to look at (k = 584 of 11,680 rows: 0.36 s on 1 thread, 7 s on 2 beside other work)
+    const std::int64_t grain = work < (std::int64_t(1) << 20)
+                                   ? std::int64_t(open.size()) + 1
+                                   : std::max<std::int64_t>(1, std::int64_t(open.size()) * (std::int64_t(1) << 18) / work);
+    at::parallel_for(0, std::int64_t(open.size()), grain, [&](std::int64_t q0, std::int64_t q1) {
+      const auto t = std::size_t(at::get_thread_num());
+      for (auto q = q0; q < q1; ++q) {
+        const auto j = open[std::size_t(q)];
+        nearer_rows_of(px, d, c, s.centre_rows.data() + std::int64_t(j) * d, j, newest, s, moved[t], read[t], most[t]);
+      }
+    });
+  }
   for (auto n : read) s.rows_read += n;
   s.centres.push_back(row);
+  s.most.push_back(*std::max_element(most.begin(), most.end()));
+  s.owns.emplace_back();
+  auto& mine = s.owns.back();
+  for (auto& m : moved) mine.insert(mine.end(), m.begin(), m.end());
+  s.centre_rows.insert(s.centre_rows.end(), c, c + d);
 }
+
+// ---- k-means++'s draw: torch::multinomial(p, 1) computed where it can matter ----
+//
+// LibTorch 1.13's multinomial(p, 1, false) on the CPU checks p (finite, >= 0, a positive sum), draws q_i = -log(1 - u_i)
+// for every entry i (exponential_: u_i = (random64() & (2^53 - 1)) 2^-53, random64() two outputs of the generator's
+// mt19937, the first the high half) and returns the first index of the greatest p_i / q_i (argmax; a NaN counts as
+// the greatest). A draw costs a logarithm per row; here the u_i come from a copy of the same mt19937 (and its state
+// goes back into the generator), and q_i and p_i / q_i are computed only where the entry can win: -log(1 - u) >= u,
+// so with glibc's log within an ulp p_i / q_i <= (p_i / u_i)(1 + 2^-50), and an entry whose bound lies below a value
+// another entry reached is not the greatest. The same index and generator state as multinomial's (checked once per
+// process against LibTorch, else LibTorch draws; and in test_kmeans.cpp).
+
+// at::mt19937 (ATen/core/MT19937RNGEngine.h) on its state: the same outputs, many at a time.
+class Mt19937Block {
+ public:
+  explicit Mt19937Block(const at::mt19937_data_pod& s) : s_(s) {}
+  const at::mt19937_data_pod& state() const { return s_; }
+
+  // the next m outputs, as m calls of at::mt19937::operator() return them
+  void fill(std::uint32_t* out, std::int64_t m) {
+    while (m > 0) {
+      // operator() decrements left_ and twists where it reaches 0, then returns state_[next_++]
+      if (s_.left_ == 1) {
+        twist();
+        s_.left_ = at::MERSENNE_STATE_N + 1;
+        s_.next_ = 0;
+      }
+      const std::int64_t take = std::min<std::int64_t>(m, s_.left_ - 1);
+      const std::uint32_t* st = s_.state_.data() + s_.next_;
+      for (std::int64_t i = 0; i < take; ++i) {
+        std::uint32_t y = st[i];
+        y ^= (y >> 11);
+        y ^= (y << 7) & 0x9d2c5680;
+        y ^= (y << 15) & 0xefc60000;
+        y ^= (y >> 18);
+        out[i] = y;
+      }
+      s_.next_ += std::uint32_t(take);
+      s_.left_ -= int(take);
+      out += take;
+      m -= take;
+    }
+  }
+
+ private:
+  static std::uint32_t twist(std::uint32_t u, std::uint32_t v) {
+    return (((u & at::UMASK) | (v & at::LMASK)) >> 1) ^ ((0u - (v & 1)) & at::MATRIX_A);
+  }
+  // at::mt19937's next_state(), as indexed loops the compiler vectorises: the first N - M words from the old words
+  // after them, the next M - 1 from new words N - M before them, the last from the new first word
+  void twist() {
+    std::uint32_t* p = s_.state_.data();
+    constexpr int N = at::MERSENNE_STATE_N, M = at::MERSENNE_STATE_M;
+    for (int i = 0; i < N - M; ++i) p[i] = p[i + M] ^ twist(p[i], p[i + 1]);
+    for (int i = N - M; i < N - 1; ++i) p[i] = p[i + M - N] ^ twist(p[i], p[i + 1]);
+    p[N - 1] = p[M - 1] ^ twist(p[N - 1], p[0]);
+  }
+  at::mt19937_data_pod s_;
+};
+
+// Entries [i0, i0 + m) of a draw from their u (2 m generator outputs `bits`): the first greatest value so far in
+// *best, its index in *at. An entry's value p / q is computed only where its bound p / u (times 1 + 2^-48) reaches
+// *best. False where a p is not finite and positive.
+DMLBENCH_KERNEL bool draw_chunk(const std::uint32_t* bits, const double* w, const double* d2, std::int64_t i0,
+                                std::int64_t m, double* best, std::int64_t* at) {
+  bool ok = true;
+  double top = *best;
+  for (std::int64_t i = 0; i < m; ++i) {
+    const std::uint64_t r = (std::uint64_t(bits[2 * i]) << 32) | bits[2 * i + 1];
+    const double u = double(std::int64_t(r & ((std::uint64_t(1) << 53) - 1))) * 0x1p-53;
+    // p as LibTorch's weights * d2 + 1e-300: two roundings (no contraction in this file)
+    const double p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
+    ok = ok && p > 0 && p < kInf;
+    if (p * (1 + 0x1p-48) < top * u) continue;
+    const double v = p / (-1.0 * std::log(1.0 - u));  // exponential_: -1 / lambda * log(1 - u), lambda = 1
+    if (v > top || (v != v && top == top)) {  // argmax: the first greatest, a NaN greater than all
+      top = v;
+      *at = i0 + i;
+    }
+  }
+  *best = top;
+  return ok;
+}
+
+// The index torch::multinomial(p, 1, false, gen) returns for p = w * d2 + 1e-300 (w null: d2 + 1e-300) over n
+// entries, the generator advanced as it advances it; -1, the generator untouched, where a p is not finite and
+// positive. A NaN value would stop nothing here (none arises from finite positive p), and ties keep the first index.
+std::int64_t draw_index(const double* w, const double* d2, std::int64_t n, at::Generator& gen) {
+  auto* g = at::check_generator<at::CPUGeneratorImpl>(gen);
+  std::lock_guard<std::mutex> lock(gen.mutex());
+  auto engine = g->engine();
+  Mt19937Block mt(engine.data());
+  constexpr std::int64_t chunk = 1024;
+  std::uint32_t bits[2 * chunk];
+  double best = -kInf;
+  std::int64_t at = 0;
+  for (std::int64_t i0 = 0; i0 < n; i0 += chunk) {
+    const auto m = std::min(chunk, n - i0);
+    mt.fill(bits, 2 * m);
+    if (!draw_chunk(bits, w, d2, i0, m, &best, &at)) return -1;
+  }
+  engine.set_data(mt.state());
+  g->set_engine(engine);
+  return at;
+}
+
+// Whether draw_index gives this LibTorch's draws and generator states (once per process, on a few vectors).
+bool multinomial_draw_matches() {
+  static const bool matches = [] {
+    try {
+      auto a = at::detail::createCPUGenerator(20240601), b = at::detail::createCPUGenerator(20240601);
+      auto values = at::detail::createCPUGenerator(7);
+      for (std::int64_t n : {1, 2, 700, 1500, 3001}) {
+        auto p = (torch::rand({n}, values, torch::TensorOptions().dtype(torch::kFloat64)).pow(4) + 1e-300).contiguous();
+        if (n > 4) p.slice(0, 0, n / 2).fill_(1e-300);  // many equal entries
+        const auto want = torch::multinomial(p, 1, false, a).item<std::int64_t>();
+        const auto d2 = (p - 1e-300).contiguous();  // p = d2 + 1e-300 as the draws compute it
+        if (!(d2 + 1e-300).equal(p) || draw_index(nullptr, d2.data_ptr<double>(), n, b) != want) return false;
+      }
+      const auto opts = torch::TensorOptions().dtype(torch::kFloat64);
+      return torch::rand({8}, a, opts).equal(torch::rand({8}, b, opts));
+    } catch (const std::exception&) {
+      return false;
+    }
+  }();
+  return matches;
+}
+
 
 // k-means++ over the rows of x: each next row drawn with probability weight x D^2 (D: distance to the nearest chosen
 // row); the first with probability proportional to the weight (uniform without weights).
 std::vector<std::int64_t> kmeanspp(const torch::Tensor& x, int k, const torch::Tensor& weights, at::Generator& gen,
-                                   std::int64_t* rows_read = nullptr, bool prune = true) {
+                                   std::int64_t* rows_read = nullptr, bool prune = true, bool fast_draws = true) {
   const auto N = x.size(0);
   SeedingDistances s;
   add_centre(x,
@@ -102,9 +384,17 @@ std::vector<std::int64_t> kmeanspp(const torch::Tensor& x, int k, const torch::T
                                : torch::randint(N, {1}, gen).item<std::int64_t>(),
              s, prune);
   const auto d2 = torch::from_blob(s.d2.data(), {N}, torch::kFloat64);
+  const bool fast = fast_draws && multinomial_draw_matches();
+  const auto w = weights.defined() ? weights.contiguous() : torch::Tensor();
+  const double* pw = w.defined() ? w.data_ptr<double>() : nullptr;
   for (int c = 1; c < k; ++c) {
-    const auto p = weights.defined() ? weights * d2 + 1e-300 : d2 + 1e-300;
-    add_centre(x, torch::multinomial(p, 1, false, gen).item<std::int64_t>(), s, prune);
+    const std::int64_t next = fast ? draw_index(pw, s.d2.data(), N, gen) : -1;
+    // else LibTorch draws (and refuses what it refuses)
+    add_centre(x,
+               next >= 0 ? next
+                         : torch::multinomial(weights.defined() ? weights * d2 + 1e-300 : d2 + 1e-300, 1, false, gen)
+                               .item<std::int64_t>(),
+               s, prune);
   }
   if (rows_read) *rows_read = s.rows_read;
   return s.centres;
@@ -113,9 +403,6 @@ std::vector<std::int64_t> kmeanspp(const torch::Tensor& x, int k, const torch::T
 // Rows [r0, r1) of row_minimum in one pass of 8 lanes (GCC vector extensions): each lane keeps its least value and
 // the first column holding it (a strict <, so a later equal value does not replace it) and whether it met a NaN.
 // The lanes' least values are then compared, equal ones by column; a row with a NaN takes its first NaN.
-using Floats8 = float __attribute__((vector_size(32)));
-using Ints8 = std::int32_t __attribute__((vector_size(32)));
-
 DMLBENCH_KERNEL void first_minimum_rows(const float* score, std::int64_t r0, std::int64_t r1, std::int64_t k,
                                         std::int64_t* at, float* best) {
   for (std::int64_t r = r0; r < r1; ++r) {
@@ -163,6 +450,18 @@ DMLBENCH_KERNEL void first_minimum_rows(const float* score, std::int64_t r0, std
 }
 
 }  // namespace
+
+std::int64_t multinomial_draw(const torch::Tensor& p, at::Generator& gen) {
+  if (p.dim() == 1 && p.is_cpu() && p.scalar_type() == torch::kFloat64 && p.numel() > 0 && multinomial_draw_matches()) {
+    // p as d2 + 1e-300 with d2 = p - 1e-300, where that gives p back bit for bit
+    const auto d2 = (p - 1e-300).contiguous();
+    if ((d2 + 1e-300).equal(p)) {
+      const auto at = draw_index(nullptr, d2.data_ptr<double>(), d2.numel(), gen);
+      if (at >= 0) return at;
+    }
+  }
+  return torch::multinomial(p, 1, false, gen).item<std::int64_t>();
+}
 
 std::pair<torch::Tensor, torch::Tensor> row_minimum(const torch::Tensor& score) {
   if (score.dim() != 2 || score.size(1) < 1 || score.scalar_type() != torch::kFloat32 || !score.is_cpu())
@@ -228,7 +527,7 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
   const auto idx = torch::tensor(cand, torch::kInt64);
   const auto c = x.index({idx}).contiguous();
   const auto w = torch::bincount(nearest_of(x, c, o.block_bytes), {}, c.size(0)).to(torch::kFloat64);
-  const auto pick = kmeanspp(c, k, w, gen);
+  const auto pick = kmeanspp(c, k, w, gen, nullptr, true, o.fast_draws);
   std::vector<std::int64_t> out;
   for (auto i : pick) out.push_back(cand[std::size_t(i)]);
   return out;
@@ -255,7 +554,819 @@ void check(const torch::Tensor& p, int k, const KMeansOptions& o) {
   if (o.iterations < 1) throw std::invalid_argument("kmeans: at least one iteration");
   if (o.parallel_rounds < 1 || !(o.oversampling > 0) || o.block_bytes < 4)
     throw std::invalid_argument("kmeans: k-means|| needs rounds >= 1, oversampling > 0 and a block of >= 4 bytes");
+  if (o.groups < 0 || o.bound_bytes < 4 || !(o.margin_scale >= 0))
+    throw std::invalid_argument("kmeans: bounds need groups >= 0, bound_bytes >= 4 and margin_scale >= 0");
 }
+
+
+// ---- Lloyd's iterations with bounds (Yinyang k-means, Ding et al., ICML 2015) ----
+//
+// The plain loop assigns row x to the first column of least score s_j = fl(|c_j|^2 - 2 x.c_j), a float32 GEMM of the
+// float32 centres c_j. In exact arithmetic s_j = S_j := |x - c_j|^2 - |x|^2; the rounding error is bounded for any
+// order of summation, with or without FMA (Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Sec 3.1,
+// with gamma_n = n u / (1 - n u), u = 2^-24): |c|^2 is a sum of d rounded squares, |fl(|c|^2) - |c|^2| <=
+// gamma_{d+1} |c|^2, and the GEMM adds fl(|c|^2) and the d products -2 x_i c_i (the factor -2 exact) in some order,
+// within gamma_{d+1} (fl(|c|^2) + 2 |x| |c|) (Cauchy-Schwarz on sum |x_i c_i|). So
+//   |s_j - S_j| <= E(x) := gamma_{d+1} (2 + gamma_{d+1}) C^2 + 2 gamma_{d+1} |x| C + eta,   C = max_j |c_j|,
+// eta = (4 d + 8) 2^-126 covering products and sums that underflow (or are flushed to zero). Scores are never near
+// float32 overflow here: an iteration whose |c|^2 or a row whose |x|^2 passes 1e30 skips and checks nothing.
+//
+// Skip rule. Each row keeps an upper bound u >= |x - c_a| on the distance to its centre a and, per group G of
+// centres, a lower bound l_G <= min over c_j in G, j != a, of |x - c_j| (float64, rounded outward at every step). When
+// the centres move by delta_j (the exact drift of the float32 centres, rounded up), u grows by delta_a and l_G shrinks
+// by max over G of delta_j (triangle inequality). With l = min_G l_G, every other column j has
+//   s_j - s_a >= (S_j - E) - (S_a + E) = |x - c_j|^2 - |x - c_a|^2 - 2 E >= l^2 - u^2 - 2 E,
+// so where l^2 > u^2 + 2 E the plain loop's least score is s_a, alone: the row keeps a and is not scored.
+//
+// Rows that are scored. A GEMM's per-row results depend on the batch it ran in for some OpenBLAS kernels (place in
+// the kernel's tile, the small-matrix path, the split between threads: tested in test_kmeans.cpp), so a score
+// computed in another batch than the plain loop's block is not its score bit for bit. The rows to score go in batches
+// of their own (split between the threads), against the centres in the groups' order (so that a group's least score
+// is a pass over contiguous columns). Such a batch's scores s' lie within E of S too, so within 2 E of the plain
+// loop's: where s'_j - s'_a > 4 E for every j != a (a the first least of s'), the plain loop's least is a. A row with
+// a closer second is a near tie: exact scores of the columns within 4 E decide it where they can (decide_near_tie),
+// else it is scored once more at its own place in a batch of its block's shape (rows block_bytes / (4 k) at a time
+// from row 0, one OpenBLAS thread), which gives the plain loop's scores bit for bit, and those decide. New bounds come
+// from the scores: u^2 <= |x|^2 + s_a + E, l_G^2 >= |x|^2 + min over G\{a} of s_j - E.
+//
+// The groups are Yinyang's: a few Lloyd steps on the first centres into t groups; they only decide how much is
+// skipped, never the result. The bounds are kept against cumulative drifts (l_G + D_G at the refresh, read as
+// (l_G + D_G) - D_G now), so that a skipped row costs reads only.
+
+inline double up(double v) { return std::nextafter(v, kInf); }
+inline double down(double v) { return std::nextafter(v, -kInf); }
+
+// A float32 not above v (v >= 0 or NaN): 0 below 2^-100 (where float32 rounds in absolute terms), -inf for NaN (a
+// bound that never allows a skip).
+inline float float_below(double v) {
+  if (v != v) return -std::numeric_limits<float>::infinity();
+  if (!(v >= 0x1p-100)) return 0.0f;
+  if (v > 2e38) return v == kInf ? std::numeric_limits<float>::infinity() : 1e38f;
+  return static_cast<float>(v * (1 - 0x1p-22));  // rounding to float32 moves it by at most 2^-24 relative
+}
+
+// The least of double(a[g]) - drift[g] over g < t, four lanes at a time (no NaN reaches it: the bounds hold -inf
+// instead and the drifts are finite where it is called).
+using Doubles4 = double __attribute__((vector_size(32)));
+
+DMLBENCH_KERNEL double least_moved_bound(const float* a, const double* drift, std::int64_t t) {
+  Doubles4 low = {kInf, kInf, kInf, kInf};
+  std::int64_t g = 0;
+  for (; g + 4 <= t; g += 4) {
+    const Doubles4 av = {double(a[g]), double(a[g + 1]), double(a[g + 2]), double(a[g + 3])};
+    Doubles4 dv;
+    std::memcpy(&dv, drift + g, sizeof dv);
+    const Doubles4 v = av - dv;
+    low = v < low ? v : low;
+  }
+  double m = std::min(std::min(low[0], low[1]), std::min(low[2], low[3]));
+  for (; g < t; ++g) m = std::min(m, double(a[g]) - drift[g]);
+  return m;
+}
+
+// The least of s[0, n): +inf for n = 0, NaN where one is NaN; 8 lanes at a time.
+__attribute__((always_inline)) inline float least_in(const float* s, std::int64_t n) {
+  float m = std::numeric_limits<float>::infinity();
+  bool nan = false;
+  std::int64_t i = 0;
+  if (n >= 8) {
+    Floats8 low;
+    std::memcpy(&low, s, sizeof low);
+    Ints8 seen = low != low;
+    for (i = 8; i + 8 <= n; i += 8) {
+      Floats8 v;
+      std::memcpy(&v, s + i, sizeof v);
+      low = v < low ? v : low;
+      seen |= v != v;
+    }
+    for (int l = 0; l < 8; ++l) {
+      m = low[l] < m ? low[l] : m;
+      nan = nan || seen[l] != 0;
+    }
+  }
+  for (; i < n; ++i) {
+    m = s[i] < m ? s[i] : m;
+    nan = nan || s[i] != s[i];
+  }
+  return nan ? std::numeric_limits<float>::quiet_NaN() : m;
+}
+
+DMLBENCH_KERNEL float least_of(const float* s, std::int64_t n) { return least_in(s, n); }
+
+// least[g] = the least of s over [start[g], start[g + 1]) for g < t
+DMLBENCH_KERNEL void least_per_group(const float* s, const std::int64_t* start, std::int64_t t, float* least) {
+  for (std::int64_t g = 0; g < t; ++g) least[g] = least_in(s + start[g], start[g + 1] - start[g]);
+}
+
+// T threads that run f(0) .. f(T - 1) together: f(0) on the caller, the others on threads started once. The first
+// exception is rethrown by run() after every f has returned.
+class Workers {
+ public:
+  explicit Workers(int threads) : n_(std::max(1, threads)) {
+    for (int t = 1; t < n_; ++t) threads_.emplace_back([this, t] { loop(t); });
+  }
+  ~Workers() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& th : threads_) th.join();
+  }
+  Workers(const Workers&) = delete;
+  Workers& operator=(const Workers&) = delete;
+  int size() const { return n_; }
+
+  void run(const std::function<void(int)>& f) {
+    if (n_ == 1) {
+      f(0);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      job_ = &f;
+      pending_ = n_ - 1;
+      error_ = nullptr;
+      ++generation_;
+    }
+    wake_.notify_all();
+    try {
+      f(0);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(m_);
+      if (!error_) error_ = std::current_exception();
+    }
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+    if (error_) std::rethrow_exception(error_);
+  }
+
+ private:
+  void loop(int t) {
+    std::uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int)>* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+        job = job_;
+      }
+      try {
+        (*job)(t);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(m_);
+        if (!error_) error_ = std::current_exception();
+      }
+      std::lock_guard<std::mutex> lock(m_);
+      if (--pending_ == 0) done_.notify_one();
+    }
+  }
+
+  int n_;
+  std::vector<std::thread> threads_;
+  std::mutex m_;
+  std::condition_variable wake_, done_;
+  const std::function<void(int)>* job_ = nullptr;
+  std::uint64_t generation_ = 0;
+  int pending_ = 0;
+  bool stop_ = false;
+  std::exception_ptr error_;
+};
+
+// [begin, end) of part t of n equal parts of [0, total)
+inline std::pair<std::int64_t, std::int64_t> part_of(std::int64_t total, int t, int n) {
+  return {total * t / n, total * (t + 1) / n};
+}
+
+// Yinyang's groups: 5 Lloyd steps from t of the centres (evenly spaced in their order, which the seeding drew at
+// random) over the k float32 centres. Any grouping gives the same clustering; a good one skips more rows.
+std::vector<std::int32_t> group_centres(const torch::Tensor& cf, std::int64_t t) {
+  const auto k = cf.size(0);
+  std::vector<std::int32_t> of(std::size_t(k), 0);
+  if (t <= 1) return of;
+  auto g = cf.index_select(0, torch::arange(t, torch::kInt64).mul(k).div(t, "floor")).clone();
+  torch::Tensor at;
+  for (int it = 0; it < 5; ++it) {
+    at = std::get<1>(torch::addmm(g.pow(2).sum(1).unsqueeze(0), cf, g.t(), 1, -2).min(1));
+    const auto counts = torch::bincount(at, {}, t).to(torch::kFloat32).unsqueeze(1);
+    const auto sums = torch::zeros_like(g).index_add_(0, at, cf);
+    g = torch::where(counts.gt(0), sums / counts.clamp_min(1), g);
+  }
+  const auto* p = at.data_ptr<std::int64_t>();
+  for (std::int64_t j = 0; j < k; ++j) of[std::size_t(j)] = std::int32_t(p[j]);
+  return of;
+}
+
+class BoundedLloyd {
+ public:
+  BoundedLloyd(const torch::Tensor& x, int k, const KMeansOptions& o, int threads)
+      : x_(x), px_(x.data_ptr<float>()), N_(x.size(0)), d_(x.size(1)), k_(k), o_(o), workers_(threads) {
+    R_ = std::max<std::int64_t>(1, o.block_bytes / (4 * std::max<std::int64_t>(k, 1)));
+    blocks_ = (N_ + R_ - 1) / R_;
+    const double g = double(d_ + 1) * 0x1p-24;
+    gamma_ = g / (1 - g) * (1 + 0x1p-40);
+    usable_ = g < 0.01;  // d below about 1.6e5: the bound is meaningful
+    t_ = o.groups > 0 ? o.groups : std::max(1, k / 10);
+    t_ = std::min<std::int64_t>(t_, k);
+    t_ = std::max<std::int64_t>(1, std::min<std::int64_t>(t_, o.bound_bytes / (4 * N_)));
+    // batches of B rows: at least 4e6 multiply-adds each (below about 1e6 OpenBLAS takes its small-matrix path, which
+    // rounds otherwise than its blocks), at most a block
+    const auto enough = (std::int64_t(4000000) + k_ * d_ - 1) / (k_ * d_);
+    batch_rows_ = std::min({N_, R_, std::max<std::int64_t>(512, enough)});
+    row_norms();
+  }
+
+  // Lloyd's loop from the float64 centres; the assignment of the last iteration
+  std::vector<int> run(torch::Tensor& centres, KMeansStats& st) {
+    st.groups = int(t_);
+    assign_.assign(std::size_t(N_), 0);
+    std::vector<std::int32_t> previous;
+    torch::Tensor before;  // the float32 centres of the previous iteration
+    for (int it = 0; it < o_.iterations; ++it) {
+      // as the plain loop computes them (LibTorch on one thread)
+      cf_ = centres.to(torch::kFloat32).contiguous();
+      cn_ = cf_.pow(2).sum(1).unsqueeze(0);
+      ct_ = cf_.t().contiguous();
+      if (it == 0) start();
+      else drift(before);
+      before = cf_;
+      // the same centres and |c|^2 in the groups' order, for the batches
+      cn_grouped_ = cn_.index_select(1, order_).contiguous();
+      ct_grouped_ = cf_.index_select(0, order_).t().contiguous();
+      error_coefficients();
+      previous = assign_;
+      if (it == 0) {
+        allocate();
+        same_bits_ = o_.trust_same_bits && o_.margin_scale == 1 && same_bits_as_blocks();
+        st.same_bits = same_bits_;
+      }
+      assignment(it == 0, st);
+      ++st.iterations;
+      if (it > 0 && assign_ == previous) {
+        st.converged = true;
+        break;
+      }
+      update(centres);
+    }
+    return std::vector<int>(assign_.begin(), assign_.end());
+  }
+
+ private:
+  // |x|^2 of every row bounded both ways, and |x| from above (float64 sums of exact float32 squares: relative error
+  // below (d + 1) 2^-53, doubled)
+  void row_norms() {
+    x2_hi_.resize(std::size_t(N_));
+    x2_lo_.resize(std::size_t(N_));
+    norm_hi_.resize(std::size_t(N_));
+    row_ok_.resize(std::size_t(N_));
+    const double rel = double(d_ + 1) * 0x1p-52;
+    workers_.run([&](int t) {
+      const auto [r0, r1] = part_of(N_, t, workers_.size());
+      for (auto r = r0; r < r1; ++r) {
+        const float* row = px_ + r * d_;
+        double s = 0;
+        for (std::int64_t i = 0; i < d_; ++i) s += double(row[i]) * double(row[i]);
+        const auto i = std::size_t(r);
+        x2_hi_[i] = up(s * (1 + rel));
+        x2_lo_[i] = down(s * (1 - rel));
+        norm_hi_[i] = up(std::sqrt(x2_hi_[i]));
+        row_ok_[i] = x2_hi_[i] < 1e30;  // false for inf and NaN too
+      }
+    });
+  }
+
+  // the first iteration: the groups (the centres in their order: group by group, by index within one) and zero drifts
+  void start() {
+    group_of_ = group_centres(cf_, t_);
+    group_start_.assign(std::size_t(t_) + 1, 0);
+    for (auto g : group_of_) ++group_start_[std::size_t(g) + 1];
+    for (std::int64_t g = 0; g < t_; ++g) group_start_[std::size_t(g + 1)] += group_start_[std::size_t(g)];
+    std::vector<std::int64_t> order(static_cast<std::size_t>(k_));
+    place_of_.resize(std::size_t(k_));
+    auto fill = group_start_;
+    for (std::int64_t j = 0; j < k_; ++j) {
+      const auto q = fill[std::size_t(group_of_[std::size_t(j)])]++;
+      order[std::size_t(q)] = j;
+      place_of_[std::size_t(j)] = q;
+    }
+    order_ = torch::tensor(order, torch::kInt64);
+    centre_of_ = std::move(order);
+    centre_drift_.assign(std::size_t(k_), 0.0);
+    group_drift_.assign(std::size_t(t_), 0.0);
+    all_drift_ = 0;
+    upper_.assign(std::size_t(N_), kInf);
+    lower_min_.assign(std::size_t(N_), -kInf);
+    lower_.assign(std::size_t(N_ * t_), -std::numeric_limits<float>::infinity());
+  }
+
+  // the drift of every float32 centre since the last iteration, rounded up, added to the cumulative drifts
+  void drift(const torch::Tensor& before) {
+    const float* now = cf_.data_ptr<float>();
+    const float* was = before.data_ptr<float>();
+    const double rel = double(d_ + 2) * 0x1p-52;
+    std::vector<double> most(std::size_t(t_), 0.0);
+    double all = 0;
+    for (std::int64_t j = 0; j < k_; ++j) {
+      double s = 0;
+      for (std::int64_t i = 0; i < d_; ++i) {
+        const double t = double(now[j * d_ + i]) - double(was[j * d_ + i]);
+        s += t * t;
+      }
+      const double v = s == 0 ? 0.0 : up(std::sqrt(up(s * (1 + rel))));
+      auto& c = centre_drift_[std::size_t(j)];
+      if (v != 0) c = up(c + v);
+      auto& m = most[std::size_t(group_of_[std::size_t(j)])];
+      m = v > m || v != v ? v : m;
+      all = v > all || v != v ? v : all;
+    }
+    for (std::int64_t g = 0; g < t_; ++g)
+      if (most[std::size_t(g)] != 0) group_drift_[std::size_t(g)] = up(group_drift_[std::size_t(g)] + most[std::size_t(g)]);
+    if (all != 0) all_drift_ = up(all_drift_ + all);
+  }
+
+  // E(x) = alpha + beta |x| for this iteration's centres; whether bounds may skip rows at all
+  void error_coefficients() {
+    const float* c = cf_.data_ptr<float>();
+    const double rel = double(d_ + 1) * 0x1p-52;
+    double c2 = 0;
+    for (std::int64_t j = 0; j < k_; ++j) {
+      double s = 0;
+      for (std::int64_t i = 0; i < d_; ++i) s += double(c[j * d_ + i]) * double(c[j * d_ + i]);
+      s = up(s * (1 + rel));
+      c2 = s > c2 || s != s ? s : c2;
+    }
+    const double c1 = up(std::sqrt(c2));
+    const double eta = double(4 * d_ + 8) * 0x1p-126;
+    alpha_ = (gamma_ * (2 + gamma_) * up(c1 * c1) + eta) * (1 + 0x1p-40) * o_.margin_scale;
+    beta_ = 2 * gamma_ * c1 * (1 + 0x1p-40) * o_.margin_scale;
+    bool finite = std::isfinite(all_drift_);
+    for (auto v : group_drift_) finite = finite && std::isfinite(v);
+    const float* p = cn_.data_ptr<float>();
+    for (std::int64_t j = 0; j < k_; ++j) finite = finite && std::isfinite(p[j]);
+    skip_ok_ = usable_ && finite && c2 < 1e30;
+  }
+
+  double error_of(std::size_t r) const { return (alpha_ + beta_ * norm_hi_[r]) * (1 + 0x1p-50); }
+
+  // whether row r keeps its centre without being scored (the skip rule above)
+  bool skippable(std::int64_t r) const {
+    const auto i = std::size_t(r);
+    if (!row_ok_[i]) return false;
+    const double u = (upper_[i] + centre_drift_[std::size_t(assign_[i])]) * (1 + 0x1p-51);
+    const double rhs = (u * u + 2 * error_of(i)) * (1 + 0x1p-50);
+    if (!(rhs < kInf)) return false;
+    const double l = lower_min_[i] - all_drift_;
+    if (l > 0 && l * l * (1 - 0x1p-48) > rhs) return true;
+    const double m = least_moved_bound(lower_.data() + r * t_, group_drift_.data(), t_);
+    return m > 0 && m * m * (1 - 0x1p-48) > rhs;
+  }
+
+  // Row r's new bounds from the least score of each group but a's (`least`, t floats; +inf for a group without
+  // another centre) and s_a, at the cumulative drifts of now. Returns the gap from s_a to the next least score (NaN
+  // where a score is NaN, or the row is out of range), which says whether another batch's scores decide as the plain
+  // loop's block would.
+  double bound_row(std::int64_t r, std::int64_t a, float sa, const float* least) {
+    const auto i = std::size_t(r);
+    float* lo = lower_.data() + r * t_;
+    if (sa != sa || !row_ok_[i]) {  // a NaN score (the first least of a row holding one) or a row out of range
+      upper_[i] = kInf;
+      lower_min_[i] = -kInf;
+      std::fill(lo, lo + t_, -std::numeric_limits<float>::infinity());
+      return std::numeric_limits<double>::quiet_NaN();
+    }
+    const double e = error_of(i);
+    const double x2lo = x2_lo_[i];
+    double second = kInf, lmin = kInf;
+    for (std::int64_t g = 0; g < t_; ++g) {
+      const float m = least[g];
+      second = std::min(second, double(m));
+      double l = kInf;
+      if (m != std::numeric_limits<float>::infinity()) {
+        // |x - c_j|^2 >= |x|^2 + s_j - E: two float64 roundings, each within 2^-53 of its own result, then sqrt
+        const double t1 = x2lo + double(m), t2 = t1 - e;
+        const double r2 = t2 - 0x1p-50 * (std::fabs(t1) + std::fabs(t2));
+        l = r2 > 0 ? std::sqrt(r2) * (1 - 0x1p-51) : 0.0;
+      }
+      lmin = std::min(lmin, l);
+      lo[g] = float_below((l + group_drift_[std::size_t(g)]) * (1 - 0x1p-51));
+    }
+    lower_min_[i] = (lmin + all_drift_) * (1 - 0x1p-51);
+    const double u = up(std::sqrt(up(up(x2_hi_[i] + double(sa)) + e)));
+    upper_[i] = up(u - centre_drift_[std::size_t(a)]);
+    return second - double(sa);
+  }
+
+  // the least score of each group but a's, from a row of scores in the groups' order (a at place pa)
+  void least_grouped(const float* s, std::int64_t pa, float* least) const {
+    least_per_group(s, group_start_.data(), t_, least);
+    const auto ga = std::size_t(group_of_[std::size_t(centre_of_[std::size_t(pa)])]);
+    const float left = least_of(s + group_start_[ga], pa - group_start_[ga]);
+    const float right = least_of(s + pa + 1, group_start_[ga + 1] - pa - 1);
+    least[ga] = std::min(left, right);
+  }
+
+  // the same from a row of scores in the centres' order (a: the centre)
+  void least_ordered(const float* s, std::int64_t a, float* least) const {
+    std::fill(least, least + t_, std::numeric_limits<float>::infinity());
+    for (std::int64_t j = 0; j < k_; ++j) {
+      float& m = least[group_of_[std::size_t(j)]];
+      m = j != a && s[j] < m ? s[j] : m;
+    }
+  }
+
+  // Where a batch's scores leave a near tie (s_a + 4 E above another score): the plain loop's least column decided
+  // from exact scores, or -1 where they do not decide it. Every column j the plain loop could pick has
+  // s_j <= min s + 4 E (else its score t_j > min s + 2 E >= t of the best). For those, S_j = |c_j|^2 - 2 x.c_j in
+  // float64 (exact products of floats; the sums within (d + 2) 2^-52 (|c_j|^2 + 2 sum |x_i c_ji|)) and the plain
+  // loop's rounding bound per column, E_j = gamma_{d+1} ((2 + gamma_{d+1}) |c_j|^2 + 2 sum_i |x_i c_ji|) + eta
+  // (Higham's bound with the terms' own sizes): a* of least S_j is the plain loop's pick where every other S_j
+  // exceeds S_a* by more than both columns' bounds. `s`: the row's scores in the groups' order.
+  std::int64_t decide_near_tie(std::int64_t r, const float* s, float smin) const {
+    const double window = 4 * error_of(std::size_t(r)) * (1 + 0x1p-40);
+    const float* xr = px_ + r * d_;
+    const float* c = cf_.data_ptr<float>();
+    const double rel = double(d_ + 2) * 0x1p-52;
+    const double eta = double(4 * d_ + 8) * 0x1p-126;
+    struct Near {
+      std::int64_t j;
+      double exact, bound;  // S_j, and how far the plain loop's score may lie from it (plus S_j's own error)
+    };
+    std::vector<Near> near;
+    for (std::int64_t q = 0; q < k_; ++q) {
+      if (!(double(s[q]) - double(smin) <= window)) continue;
+      if (near.size() == 64) return -1;
+      const auto j = centre_of_[std::size_t(q)];
+      const float* cj = c + j * d_;
+      double c2 = 0, dot = 0, dot_abs = 0;
+      for (std::int64_t i = 0; i < d_; ++i) {
+        c2 += double(cj[i]) * double(cj[i]);
+        const double p = double(xr[i]) * double(cj[i]);
+        dot += p;
+        dot_abs += std::fabs(p);
+      }
+      const double size = c2 + 2 * dot_abs;
+      const double bound = (gamma_ * ((2 + gamma_) * c2 + 2 * dot_abs) * o_.margin_scale + eta * o_.margin_scale +
+                            rel * size) * (1 + 0x1p-40);
+      near.push_back({j, c2 - 2 * dot, bound});
+    }
+    if (near.empty()) return -1;
+    std::size_t best = 0;
+    for (std::size_t q = 1; q < near.size(); ++q)
+      if (near[q].exact < near[best].exact) best = q;
+    for (std::size_t q = 0; q < near.size(); ++q)
+      if (q != best && !(near[q].exact - near[best].exact > (near[q].bound + near[best].bound) * (1 + 0x1p-40)))
+        return -1;
+    return near[best].j;
+  }
+
+  struct Item {
+    enum Kind { block, rows, places } kind;
+    std::int64_t index;       // block: that block of the plain loop, whole; places: the batch places_[index]
+    std::int64_t begin, end;  // rows: rows todo_[begin, end)
+  };
+
+  // Per-thread buffers of one batch: its rows, scores, least columns and values.
+  struct Scratch {
+    torch::Tensor rows, scores;
+    std::vector<std::int64_t> at;
+    std::vector<float> best, least;
+    std::vector<std::int64_t> replay;  // rows with a near tie the exact scores did not decide
+    std::int64_t scored = 0;
+  };
+
+  // scores of n rows (`rows`: n x d) into s.scores, against the centres in their order (as the plain loop's GEMM) or
+  // in the groups' order, and their first least
+  const float* score(Scratch& s, const torch::Tensor& rows, std::int64_t n, bool grouped) {
+    auto out = s.scores.slice(0, 0, n);
+    torch::addmm_out(out, grouped ? cn_grouped_ : cn_, rows, grouped ? ct_grouped_ : ct_, 1, -2);
+    if (!grouped) first_minimum_rows(out.data_ptr<float>(), 0, n, k_, s.at.data(), s.best.data());
+    s.scored += n;
+    return out.data_ptr<float>();
+  }
+
+  // a block of the plain loop (the last, shorter one, or the only one), as it computes it
+  void whole_block(Scratch& s, std::int64_t b) {
+    const auto r0 = b * R_, r1 = std::min(N_, r0 + R_);
+    const float* sc = score(s, x_.slice(0, r0, r1), r1 - r0, false);
+    for (auto r = r0; r < r1; ++r) {
+      const auto a = s.at[std::size_t(r - r0)];
+      assign_[std::size_t(r)] = std::int32_t(a);
+      least_ordered(sc + (r - r0) * k_, a, s.least.data());
+      bound_row(r, a, s.best[std::size_t(r - r0)], s.least.data());
+    }
+  }
+
+  // Rows of near ties scored as the plain loop scores them: each at its place in its block, in a batch of R rows
+  // whose other places hold the rows of the block of its first row. A GEMM's result for row i, column j depends on
+  // the values of row i and column j, the shapes, the thread count and the place (i, j) only (BLAS kernels do not
+  // branch on the values of other rows; tested in test_kmeans.cpp), so each gets its block's score bit for bit.
+  void placed_batch(Scratch& s, const std::vector<std::pair<std::int64_t, std::int64_t>>& placed) {
+    const auto b = placed.front().second / R_;
+    float* dst = s.rows.data_ptr<float>();
+    std::memcpy(dst, px_ + b * R_ * d_, sizeof(float) * std::size_t(R_ * d_));
+    for (const auto& [place, r] : placed)
+      std::memcpy(dst + place * d_, px_ + r * d_, sizeof(float) * std::size_t(d_));
+    const float* sc = score(s, s.rows, R_, false);
+    for (const auto& [place, r] : placed) {
+      const auto a = s.at[std::size_t(place)];
+      assign_[std::size_t(r)] = std::int32_t(a);
+      least_ordered(sc + place * k_, a, s.least.data());
+      bound_row(r, a, s.best[std::size_t(place)], s.least.data());
+    }
+  }
+
+  // The first place of the least score of a row in the groups' order, from its groups' least scores (a NaN group
+  // least: the first NaN place, as row_minimum).
+  std::int64_t first_least_place(const float* s, const float* least) const {
+    std::int64_t g = 0;
+    for (std::int64_t h = 1; h < t_; ++h)
+      if (least[h] != least[h] ? least[g] == least[g] : least[h] < least[g]) g = h;
+    if (least[g] != least[g]) {
+      for (std::int64_t h = 0; h < t_; ++h)
+        if (least[h] != least[h]) {
+          g = h;
+          break;
+        }
+      for (auto q = group_start_[std::size_t(g)]; q < group_start_[std::size_t(g + 1)]; ++q)
+        if (s[q] != s[q]) return q;
+    }
+    for (auto q = group_start_[std::size_t(g)]; q < group_start_[std::size_t(g + 1)]; ++q)
+      if (s[q] == least[g]) return q;
+    return group_start_[std::size_t(g)];
+  }
+
+  // The plain loop's pick from its own scores laid out in the groups' order (pa: the first least place there): the
+  // least value, the lowest centre among equal ones; the lowest centre holding a NaN where the row holds one (as
+  // row_minimum). `least`: the least score of every group.
+  std::int64_t plain_pick(const float* s, std::int64_t pa, const float* least) const {
+    const float v = s[pa];
+    std::int64_t best = centre_of_[std::size_t(pa)];
+    if (v != v) {
+      for (std::int64_t q = 0; q < k_; ++q)
+        if (s[q] != s[q]) best = std::min(best, centre_of_[std::size_t(q)]);
+      return best;
+    }
+    for (std::int64_t g = 0; g < t_; ++g) {
+      if (!(least[g] == v)) continue;
+      for (auto q = group_start_[std::size_t(g)]; q < group_start_[std::size_t(g + 1)]; ++q)
+        if (s[q] == v) best = std::min(best, centre_of_[std::size_t(q)]);
+    }
+    return best;
+  }
+
+  // Whether this BLAS gives each row's scores in a batch (B rows, the centres in the groups' order) bit for bit as the
+  // plain loop's blocks do, compared on the rows of the first whole block and of a shorter last block, each block in
+  // two arrangements (as it lies and rotated by a third), each against batches holding its rows in reverse: every
+  // place of every shape is compared on two rows and all k columns. A GEMM's result for one element depends on its
+  // row and column, the shapes, the places and the threads only (BLAS kernels do not branch on the values of other
+  // elements), so where this holds a batch's scores are the plain loop's for any rows, and its pick is the plain
+  // loop's pick. Where it does not (some OpenBLAS kernels round by place in the tile or by batch size), near ties are
+  // decided by exact scores or by the row's own place in a batch of its block's shape.
+  bool same_bits_as_blocks() {
+    struct Task {
+      std::int64_t first, rows, shift;
+    };
+    std::vector<Task> tasks;
+    for (std::int64_t b : {std::int64_t(0), blocks_ - 1}) {
+      const auto r0 = b * R_, n = std::min(N_, r0 + R_) - r0;
+      if (b > 0 && n == R_) break;  // the last block is whole: the first one stands for it
+      for (std::int64_t shift : {std::int64_t(0), 1 + n / 3}) tasks.push_back({r0, n, shift});
+      if (blocks_ == 1) break;
+    }
+    std::atomic<bool> same{true};
+    std::atomic<std::size_t> next{0};
+    workers_.run([&](int t) {
+      torch::NoGradGuard no_grad;
+      auto& s = scratch_[std::size_t(t)];
+      auto rows = torch::empty({R_, d_}, torch::kFloat32);
+      auto batch = torch::empty({batch_rows_, d_}, torch::kFloat32);
+      auto batch_scores = torch::empty({batch_rows_, k_}, torch::kFloat32);
+      for (auto i = next++; i < tasks.size() && same; i = next++) {
+        const auto [first, n, shift] = tasks[i];
+        auto row_of = [&](std::int64_t p) { return first + (p + shift) % n; };  // the row at place p of the block
+        float* dst = rows.data_ptr<float>();
+        for (std::int64_t p = 0; p < n; ++p)
+          std::memcpy(dst + p * d_, px_ + row_of(p) * d_, sizeof(float) * std::size_t(d_));
+        auto plain = s.scores.slice(0, 0, n);
+        torch::addmm_out(plain, cn_, rows.slice(0, 0, n), ct_, 1, -2);
+        const float* want = plain.data_ptr<float>();
+        for (std::int64_t b0 = 0; b0 < n && same; b0 += batch_rows_) {
+          const auto m = std::min(batch_rows_, n - b0);
+          float* bd = batch.data_ptr<float>();
+          for (std::int64_t q = 0; q < batch_rows_; ++q)  // block place n - 1 - (b0 + q) at batch place q
+            std::memcpy(bd + q * d_, dst + (n - 1 - (b0 + (q < m ? q : 0))) * d_, sizeof(float) * std::size_t(d_));
+          torch::addmm_out(batch_scores, cn_grouped_, batch, ct_grouped_, 1, -2);
+          const float* got = batch_scores.data_ptr<float>();
+          for (std::int64_t q = 0; q < m && same; ++q) {
+            const float* w = want + (n - 1 - (b0 + q)) * k_;
+            const float* g = got + q * k_;
+            for (std::int64_t j = 0; j < k_; ++j)
+              if (std::memcmp(w + j, g + place_of_[std::size_t(j)], sizeof(float)) != 0) {
+                same = false;
+                break;
+              }
+          }
+        }
+      }
+    });
+    return same;
+  }
+
+  // rows todo_[begin, end) against the centres in the groups' order: each decided where the scores leave no near
+  // tie (or the exact scores decide it), else left for a place in a batch of its block's shape
+  void batch(Scratch& s, std::int64_t begin, std::int64_t end) {
+    const auto n = end - begin;
+    float* dst = s.rows.data_ptr<float>();
+    for (auto q = 0; q < batch_rows_; ++q)  // B rows always: the places past n repeat the first row
+      std::memcpy(dst + q * d_, px_ + todo_[std::size_t(q < n ? begin + q : begin)] * d_, sizeof(float) * std::size_t(d_));
+    const float* sc = score(s, s.rows.slice(0, 0, batch_rows_), batch_rows_, true);
+    for (auto q = begin; q < end; ++q) {
+      const auto r = todo_[std::size_t(q)];
+      const float* row = sc + (q - begin) * k_;
+      // one pass over the row: each group's least (a NaN makes it NaN), then the first least place
+      least_per_group(row, group_start_.data(), t_, s.least.data());
+      const auto pa = first_least_place(row, s.least.data());
+      if (same_bits_) {  // the plain loop's scores: its pick, and the bounds
+        const auto a = plain_pick(row, pa, s.least.data());
+        assign_[std::size_t(r)] = std::int32_t(a);
+        least_grouped(row, place_of_[std::size_t(a)], s.least.data());
+        bound_row(r, a, row[place_of_[std::size_t(a)]], s.least.data());
+        continue;
+      }
+      const auto a = centre_of_[std::size_t(pa)];
+      const float sa = row[pa];
+      assign_[std::size_t(r)] = std::int32_t(a);
+      least_grouped(row, pa, s.least.data());
+      const double gap = bound_row(r, a, sa, s.least.data());
+      if (gap * (1 - 0x1p-50) > 4 * error_of(std::size_t(r))) continue;
+      const auto decided = gap == gap ? decide_near_tie(r, row, sa) : -1;
+      if (decided < 0) {
+        s.replay.push_back(r);
+      } else if (decided != a) {
+        const auto pd = place_of_[std::size_t(decided)];
+        assign_[std::size_t(r)] = std::int32_t(decided);
+        least_grouped(row, pd, s.least.data());
+        bound_row(r, decided, row[pd], s.least.data());
+      }
+    }
+  }
+
+  void run_items(const std::vector<Item>& items) {
+    std::atomic<std::size_t> next{0};
+    workers_.run([&](int t) {
+      torch::NoGradGuard no_grad;
+      auto& s = scratch_[std::size_t(t)];
+      for (auto i = next++; i < items.size(); i = next++) {
+        const auto& item = items[i];
+        if (item.kind == Item::block) whole_block(s, item.index);
+        else if (item.kind == Item::rows) batch(s, item.begin, item.end);
+        else placed_batch(s, places_[std::size_t(item.index)]);
+      }
+    });
+  }
+
+  // the near ties left: rows of whole blocks at their places (the m-th near tie at a place in the m-th batch), rows
+  // of a last, shorter block by that block
+  std::vector<Item> near_tie_items(std::vector<std::int64_t> rows) {
+    std::sort(rows.begin(), rows.end());
+    places_.clear();
+    std::vector<std::int32_t> used(std::size_t(R_), 0);
+    std::vector<Item> items;
+    bool last = false;
+    for (auto r : rows) {
+      if ((r / R_ + 1) * R_ > N_) {
+        last = true;
+        continue;
+      }
+      const auto place = r % R_;
+      const auto m = std::size_t(used[std::size_t(place)]++);
+      if (m == places_.size()) places_.emplace_back();
+      places_[m].push_back({place, r});
+    }
+    for (std::size_t m = 0; m < places_.size(); ++m) items.push_back({Item::places, std::int64_t(m), 0, 0});
+    if (last) items.push_back({Item::block, blocks_ - 1, 0, 0});
+    return items;
+  }
+
+  // the assignment step: every row the plain loop's least column
+  void allocate() {
+    scratch_.resize(std::size_t(workers_.size()));
+    for (auto& s : scratch_) {
+      s.rows = torch::empty({R_, d_}, torch::kFloat32);
+      s.scores = torch::empty({R_, k_}, torch::kFloat32);
+      s.at.resize(std::size_t(R_));
+      s.best.resize(std::size_t(R_));
+      s.least.resize(std::size_t(t_));
+    }
+  }
+
+  void assignment(bool first, KMeansStats& st) {
+    const int T = workers_.size();
+    // the rows to score
+    std::vector<std::uint8_t> todo(std::size_t(N_), 1);
+    if (!first && skip_ok_)
+      workers_.run([&](int t) {
+        const auto [r0, r1] = part_of(N_, t, T);
+        for (auto r = r0; r < r1; ++r) todo[std::size_t(r)] = !skippable(r);
+      });
+    todo_.clear();
+    for (std::int64_t r = 0; r < N_; ++r)
+      if (todo[std::size_t(r)]) todo_.push_back(r);
+    // in batches of B rows, one per thread at least where each would be half full
+    const auto n = std::int64_t(todo_.size());
+    std::vector<Item> items;
+    // One block in all, and the batches left near ties the last time: they would be scored again as the whole block,
+    // so the block is scored so at once (as the plain loop does), with batches tried again every fourth iteration.
+    const bool whole = !same_bits_ && blocks_ == 1 && n > 0 && tied_ > 0 && tied_ % 4 != 0;
+    if (whole) {
+      items.push_back({Item::block, 0, 0, 0});
+      ++tied_;
+    } else if (n > 0) {
+      std::int64_t parts = (n + batch_rows_ - 1) / batch_rows_;
+      if (parts < T && n >= T * batch_rows_ / 2) parts = T;
+      for (std::int64_t p = 0; p < parts; ++p) items.push_back({Item::rows, 0, n * p / parts, n * (p + 1) / parts});
+    }
+    for (auto& s : scratch_) {
+      s.replay.clear();
+      s.scored = 0;
+    }
+    run_items(items);
+    // near ties the exact scores left open: scored again as the plain loop scores them
+    std::vector<std::int64_t> again;
+    for (auto& s : scratch_) again.insert(again.end(), s.replay.begin(), s.replay.end());
+    std::int64_t scored = 0;
+    for (auto& s : scratch_) scored += s.scored;
+    if (!whole) tied_ = again.empty() ? 0 : 1;
+    if (!again.empty()) {
+      for (auto& s : scratch_) s.scored = 0;
+      run_items(near_tie_items(again));
+      for (auto& s : scratch_) st.rows_replayed += s.scored;
+      for (auto& s : scratch_) scored += s.scored;
+    }
+    st.rows_scored += scored;
+  }
+
+  // every centre the float64 mean of its rows, summed in row order (index_add_'s order), one thread per range of
+  // centres; an empty cluster keeps its centre
+  void update(torch::Tensor& centres) {
+    std::vector<std::int64_t> start(std::size_t(k_) + 1, 0);
+    for (auto a : assign_) ++start[std::size_t(a) + 1];
+    for (std::int64_t j = 0; j < k_; ++j) start[std::size_t(j + 1)] += start[std::size_t(j)];
+    std::vector<std::int64_t> rows(static_cast<std::size_t>(N_));
+    {
+      auto fill = start;
+      for (std::int64_t r = 0; r < N_; ++r) rows[std::size_t(fill[std::size_t(assign_[std::size_t(r)])]++)] = r;
+    }
+    double* c = centres.data_ptr<double>();
+    const int T = workers_.size();
+    workers_.run([&](int t) {
+      // centres [j0, j1): the ones whose rows start in part t of the rows
+      const auto [p0, p1] = part_of(N_, t, T);
+      const auto j0 = std::int64_t(std::lower_bound(start.begin(), start.end() - 1, p0) - start.begin());
+      const auto j1 = t + 1 == T ? k_ : std::int64_t(std::lower_bound(start.begin(), start.end() - 1, p1) - start.begin());
+      std::vector<double> sum(static_cast<std::size_t>(d_));
+      for (auto j = j0; j < j1; ++j) {
+        const auto q0 = start[std::size_t(j)], q1 = start[std::size_t(j + 1)];
+        if (q0 == q1) continue;
+        std::fill(sum.begin(), sum.end(), 0.0);
+        for (auto q = q0; q < q1; ++q) {
+          const float* row = px_ + rows[std::size_t(q)] * d_;
+          for (std::int64_t i = 0; i < d_; ++i) sum[std::size_t(i)] += double(row[i]);
+        }
+        const double count = double(q1 - q0);
+        for (std::int64_t i = 0; i < d_; ++i) c[j * d_ + i] = sum[std::size_t(i)] / count;
+      }
+    });
+  }
+
+  const torch::Tensor& x_;
+  const float* px_;
+  std::int64_t N_, d_, k_;
+  const KMeansOptions& o_;
+  Workers workers_;
+  std::int64_t R_ = 1, blocks_ = 1, t_ = 1, batch_rows_ = 1;
+  double gamma_ = 0, alpha_ = 0, beta_ = 0;
+  bool usable_ = true, skip_ok_ = false;
+  bool same_bits_ = false;  // batches give the plain loop's scores bit for bit (same_bits_as_blocks)
+  int tied_ = 0;            // iterations since batches left near ties in the only block (0: they did not)
+  torch::Tensor cf_, cn_, ct_;                 // this iteration's float32 centres, |c|^2 and c^T, as the plain loop's
+  torch::Tensor order_, cn_grouped_, ct_grouped_;  // the same in the groups' order
+  std::vector<double> x2_hi_, x2_lo_, norm_hi_;
+  std::vector<std::uint8_t> row_ok_;
+  std::vector<std::int32_t> group_of_;
+  std::vector<std::int64_t> group_start_, centre_of_, place_of_;  // groups' places; centre at a place; its place
+  std::vector<double> centre_drift_, group_drift_;
+  double all_drift_ = 0;
+  std::vector<double> upper_, lower_min_;  // u - D_a, and min_G l_G + D_all, at the last refresh
+  std::vector<float> lower_;                // rows x groups: l_G + D_G at the last refresh
+  std::vector<std::int32_t> assign_;
+  std::vector<std::int64_t> todo_;
+  std::vector<std::vector<std::pair<std::int64_t, std::int64_t>>> places_;  // batches of (place, row) near ties
+  std::vector<Scratch> scratch_;
+};
 
 }  // namespace
 
@@ -276,13 +1387,24 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
     st.seeding = s.str();
   }
   if (seeds.empty()) {
-    seeds = kmeanspp(x, k, {}, gen, &st.rows_read, o.prune_seeding);
+    seeds = kmeanspp(x, k, {}, gen, &st.rows_read, o.prune_seeding, o.fast_draws);
     st.seeding = "k-means++";
   }
   auto centres = x.index({torch::tensor(seeds, torch::kInt64)}).to(torch::kFloat64);
   st.seeding_seconds = since(t0);
   st.flops_per_iteration = 2.0 * double(N) * double(k) * double(d);
   t0 = Clock::now();
+  if (o.bounds) {
+    // the threads the caller gives (LibTorch's count at entry) run Lloyd's steps, each GEMM on one of them
+    const int threads = at::get_num_threads();
+    const OneTorchThread lloyd_threads;
+    const SerialBlas serial_blas;
+    BoundedLloyd lloyd(x, k, o, threads);
+    auto out = lloyd.run(centres, st);
+    st.seconds_per_iteration = since(t0) / double(st.iterations);
+    if (stats) *stats = st;
+    return out;
+  }
   const OneTorchThread lloyd_threads;
   torch::Tensor assign;
   // the rows in float64 for the centre sums: converted once where the copy takes at most 256 MiB, else per block
@@ -291,6 +1413,7 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
   for (int it = 0; it < o.iterations; ++it) {
     const auto a = nearest_of(x, centres.to(torch::kFloat32), o.block_bytes);
     ++st.iterations;
+    st.rows_scored += N;
     if (assign.defined() && a.equal(assign)) {
       st.converged = true;
       break;
