@@ -47,9 +47,10 @@ def train_args(out, *extra, **sets):
 # Not compared byte for byte: the log and metrics.json (timings), the lock (its holder), and LibTorch's optimizer
 # file, whose state entries are keyed by the parameters' addresses in memory (another order in every process, the same
 # values), with checkpoint.json, which holds that file's hash; a sweep point's log and status (times and host). The
-# model's checkpoint is compared.
+# model's checkpoint is compared. run_key.json holds metrics.json's hash (timings) and the work folder: its key and the
+# hashes of the other files are compared.
 NOT_BYTES = ("train_log.txt", LOCK, "metrics.json", "checkpoint_optim.pt", "checkpoint.json", "sweep_log.txt",
-             "sweep_status.json", ".sweep.lock")
+             "sweep_status.json", ".sweep.lock", "run_key.json")
 
 
 def run_files(folder):
@@ -59,6 +60,9 @@ def run_files(folder):
     m = json.loads((Path(folder) / "metrics.json").read_text())
     files["metrics.json"] = {k: m.get(k) for k in ("config", "eval", "curve", "steps", "first_loss", "last_loss",
                                                    "loss_growth", "seed")}
+    key = json.loads((Path(folder) / "run_key.json").read_text())
+    files["run_key.json"] = {k: key[k] for k in ("key", "config_hash", "code_hash", "threads", "device")} | {
+        "files": {f: h for f, h in key["files"].items() if f != "metrics.json"}}
     return files
 
 

@@ -500,6 +500,9 @@ torch::Tensor nearest_of(const torch::Tensor& x, const torch::Tensor& c, std::in
   return out;
 }
 
+torch::Tensor nearest_rows(const torch::Tensor& x, const torch::Tensor& c, std::int64_t block_bytes,
+                           torch::Tensor* squared = nullptr);
+
 // k-means|| (Bahmani et al. 2012, Algorithm 2): `rounds` passes each keep row r with probability min(1, l d2_r / sum
 // d2), then k of the candidates by k-means++ weighted by the rows nearest each. Empty when it found fewer than k.
 std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const KMeansOptions& o, at::Generator& gen,
@@ -519,14 +522,14 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
     const auto* p = picked.data_ptr<std::int64_t>();
     cand.insert(cand.end(), p, p + picked.size(0));
     torch::Tensor to_new;
-    nearest_of(x, x.index({picked}), o.block_bytes, &to_new);
+    nearest_rows(x, x.index({picked}), o.block_bytes, &to_new);
     d2 = torch::minimum(d2, to_new);
   }
   candidates_out = std::int64_t(cand.size());
   if (std::int64_t(cand.size()) < k) return {};
   const auto idx = torch::tensor(cand, torch::kInt64);
   const auto c = x.index({idx}).contiguous();
-  const auto w = torch::bincount(nearest_of(x, c, o.block_bytes), {}, c.size(0)).to(torch::kFloat64);
+  const auto w = torch::bincount(nearest_rows(x, c, o.block_bytes), {}, c.size(0)).to(torch::kFloat64);
   const auto pick = kmeanspp(c, k, w, gen, nullptr, true, o.fast_draws);
   std::vector<std::int64_t> out;
   for (auto i : pick) out.push_back(cand[std::size_t(i)]);
@@ -758,6 +761,68 @@ std::vector<std::int32_t> group_centres(const torch::Tensor& cf, std::int64_t t)
   const auto* p = at.data_ptr<std::int64_t>();
   for (std::int64_t j = 0; j < k; ++j) of[std::size_t(j)] = std::int32_t(p[j]);
   return of;
+}
+
+// nearest_of's results bit for bit (indices and squared distances), from blocks of more rows (so that each block's
+// GEMM packs the candidates for more rows: nearest_of's blocks are block_bytes / (4 m) rows, 43 for m = 97,000) split
+// between the caller's threads, one OpenBLAS thread each. Where a probe does not find these blocks giving the scores
+// of nearest_of's, nearest_of itself. The probe: nearest_of's first block and its last, shorter one, computed as it
+// computes them, against the same rows placed in reverse in a block of the larger shape (every block is padded to
+// it), all m columns and the squared distances compared; a GEMM's result for one element depends on its row and
+// column, the shapes, the places and the threads only, so where they agree the larger blocks give nearest_of's bits.
+torch::Tensor nearest_rows(const torch::Tensor& x, const torch::Tensor& c, std::int64_t block_bytes,
+                           torch::Tensor* squared) {
+  const auto N = x.size(0), m = std::max<std::int64_t>(c.size(0), 1), d = x.size(1);
+  const int T = at::get_num_threads();
+  const std::int64_t R0 = std::max<std::int64_t>(1, block_bytes / (4 * m));
+  const std::int64_t R1 = std::min(N, std::max(R0, (std::int64_t(96) << 20) / (4 * m)));  // 96 MiB of scores a thread
+  if (N <= R0 || (R1 < 4 * R0 && T == 1)) return nearest_of(x, c, block_bytes, squared);
+  const auto cn = c.pow(2).sum(1).unsqueeze(0);  // as nearest_of computes them
+  const auto ct = c.t().contiguous();
+  auto distances = [](const torch::Tensor& best, const torch::Tensor& rows) {
+    return (best + rows.pow(2).sum(1)).clamp_min(0).to(torch::kFloat64);
+  };
+  std::vector<std::pair<std::int64_t, std::int64_t>> probes = {{0, R0}};
+  if (N % R0 != 0) probes.push_back({N - N % R0, N});
+  std::vector<torch::Tensor> want, want_squared;
+  for (const auto& [s0, s1] : probes) {  // nearest_of's blocks, its threads
+    const auto rows = x.slice(0, s0, s1);
+    want.push_back(torch::addmm(cn, rows, ct, 1, -2));
+    want_squared.push_back(distances(std::get<0>(row_minimum(want.back())), rows));
+  }
+  const OneTorchThread one_torch_thread;
+  const SerialBlas serial_blas;
+  for (std::size_t i = 0; i < probes.size(); ++i) {
+    const auto n = probes[i].second - probes[i].first;
+    auto batch = x.slice(0, 0, R1).clone();
+    batch.slice(0, 0, n).copy_(x.slice(0, probes[i].first, probes[i].second).flip(0));
+    const auto got = torch::addmm(cn, batch, ct, 1, -2);
+    const auto got_squared = distances(std::get<0>(row_minimum(got)), batch);
+    if (!got.slice(0, 0, n).flip(0).equal(want[i]) || !got_squared.slice(0, 0, n).flip(0).equal(want_squared[i]))
+      return nearest_of(x, c, block_bytes, squared);
+  }
+  auto out = torch::empty({N}, torch::kInt64);
+  if (squared) *squared = torch::empty({N}, torch::kFloat64);
+  const auto blocks = (N + R1 - 1) / R1;
+  std::atomic<std::int64_t> next{0};
+  Workers workers(T);
+  workers.run([&](int) {
+    torch::NoGradGuard no_grad;
+    auto batch = torch::empty({R1, d}, torch::kFloat32);
+    auto score = torch::empty({R1, m}, torch::kFloat32);
+    std::vector<std::int64_t> at(static_cast<std::size_t>(R1));
+    auto best = torch::empty({R1}, torch::kFloat32);
+    for (auto b = next++; b < blocks; b = next++) {
+      const auto s0 = b * R1, n = std::min(N, s0 + R1) - s0;
+      batch.slice(0, 0, n).copy_(x.slice(0, s0, s0 + n));
+      if (n < R1) batch.slice(0, n, R1).copy_(x.slice(0, 0, R1 - n));  // the shape of every block
+      torch::addmm_out(score, cn, batch, ct, 1, -2);
+      first_minimum_rows(score.data_ptr<float>(), 0, R1, m, at.data(), best.data_ptr<float>());
+      std::memcpy(out.data_ptr<std::int64_t>() + s0, at.data(), sizeof(std::int64_t) * std::size_t(n));
+      if (squared) squared->slice(0, s0, s0 + n).copy_(distances(best, batch).slice(0, 0, n));
+    }
+  });
+  return out;
 }
 
 class BoundedLloyd {
