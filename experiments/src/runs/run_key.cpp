@@ -46,10 +46,12 @@ bool text_file(const std::string& name) {
   return false;
 }
 
-// Files of a run folder that are not its outputs: the key record itself, checkpoints, logs, locks, temporary files.
+// Files of a run folder that are not its outputs: the key record itself, checkpoints, logs (a sweep point's log and
+// status are written around the run, after its key), locks, temporary files.
 bool output_file(const std::string& rel) {
   const std::string name = fs::path(rel).filename().string();
-  return name != kRunKeyFile && name != "checkpoint.json" && name != "train_log.txt" && !ends_with(name, ".pt") &&
+  return name != kRunKeyFile && name != "checkpoint.json" && !ends_with(name, "_log.txt") &&
+         name != "sweep_status.json" && !ends_with(name, ".pt") &&
          !ends_with(name, ".lock") && !ends_with(name, ".tmp") && name.rfind("checkpoint_", 0) != 0 &&
          name.rfind(".dmlbench", 0) != 0;
 }

@@ -40,6 +40,7 @@ std::string fake_run(const fs::path& work, const ex::RunKey& k) {
   write(dir / "embeddings/test.npy", std::string("\x93NUMPY\x01\x00 binary", 16));
   write(dir / "checkpoint.json", "{}\n");  // not an output: never recorded
   write(dir / "train_log.txt", "a log\n");
+  write(dir / "sweep_log.txt", "a sweep point's log\n");  // written around the run, after its key: never recorded
   ex::write_run_key(dir.string(), k, work.string(), kSource);
   return dir.string();
 }
@@ -103,6 +104,8 @@ TEST_CASE("run key record: a finished run checks, a changed file is named and ne
   CHECK(rec["key"] == k.key);
   CHECK(rec["files"].size() == 3);  // metrics.json, train_steps.csv, embeddings/test.npy: no checkpoint, no log
   CHECK_FALSE(rec["files"].contains("checkpoint.json"));
+  CHECK_FALSE(rec["files"].contains("sweep_log.txt"));
+  write(fs::path(dir) / "sweep_log.txt", "a sweep point's log, appended when the sweep merges it\n");
   const auto ok = ex::check_run(dir, k.key, kSource);
   CHECK(ok.reusable);
   CHECK(ok.damage.empty());
