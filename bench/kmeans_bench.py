@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """k-means for NMI at scale: dmlbench's k-means (bench_kmeans: experiments/kmeans.hpp; k-means++ up to N k d = 1e11,
 k-means|| above; Lloyd's steps with Yinyang bounds), an earlier build's bench_kmeans (`--before`, e.g. the commit
-before the bounds) and faiss's k-means (random initial centres, every row used: max_points_per_centroid set above
+before the bounds), this build's plain loop (`--plain`: the loop before the bounds, on one thread) and faiss's k-means (random initial centres, every row used: max_points_per_centroid set above
 N / k) on the same L2-normalised float32 rows, the same threads. dmlbench runs Lloyd's loop until no assignment
 changes (at most --iterations); faiss runs as many iterations as dmlbench's first run took. The dmlbench arms must
 take the same iterations and give the same assignment hash (where an arm prints one), else exit 1. Every arm runs on the OpenBLAS kernels dmlbench runs
@@ -11,7 +11,7 @@ The rows: --data sphere (default; eval_scale_bench.py's Gaussian mixture on the 
 clustered (retrieval_metrics_bench.py's rows around standard-normal centres, noise 1.5, 1,000 classes).
 
 Usage: /usr/bin/python3 bench/kmeans_bench.py [--n 100000] [--dim 128] [--k 10000] [--classes 1000] [--data sphere]
-       [--iterations 100] [--threads 2] [--reps 3] [--before EXE] [--no-faiss] [--tmp DIR] [--json out.json]
+       [--iterations 100] [--threads 2] [--reps 3] [--before EXE] [--plain] [--no-faiss] [--tmp DIR] [--json out.json]
 """
 import argparse
 import json
@@ -44,6 +44,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--before", help="an earlier build's bench_kmeans")
+    ap.add_argument("--plain", action="store_true",
+                    help="add this build's plain loop (bench_kmeans MODE plain: every row every iteration, "
+                         "torch::multinomial's draws, the loop before the bounds) as an arm")
     ap.add_argument("--n", type=int, default=100000)
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--k", type=int, default=10000)
@@ -66,6 +69,8 @@ def main():
     arms = {"dmlbench": os.path.join(a.build, "bench", "bench_kmeans")}
     if a.before:
         arms["dmlbench-before"] = a.before
+    if a.plain:
+        arms["dmlbench-plain"] = arms["dmlbench"]
     if not a.no_faiss:
         arms["faiss"] = None
     runs = {arm: [] for arm in arms}
@@ -79,7 +84,7 @@ def main():
                 if arm == "faiss":
                     cmd = ["/usr/bin/python3", "-c", FAISS_CODE, path, str(a.k), str(faiss_iterations), str(a.threads)]
                 else:
-                    cmd = [exe, path, str(a.k), str(a.iterations), str(a.threads)]
+                    cmd = [exe, path, str(a.k), str(a.iterations), str(a.threads)] + (["plain"] if arm == "dmlbench-plain" else [])
                 p = subprocess.run(cmd, capture_output=True, text=True, env=env)
                 if p.returncode != 0:
                     sys.exit(f"error: the {arm} arm failed:\n{p.stderr[-2000:]}")
@@ -104,13 +109,14 @@ def main():
               "rows_skipped_fraction": mine.get("rows_skipped_fraction"), "rows_replayed": mine.get("rows_replayed"),
               "same_bits": mine.get("same_bits"), "same_clustering": True, "median": median, "runs": runs}
     ratios = {}
-    for other in ("dmlbench-before", "faiss"):
+    for other in ("dmlbench-before", "dmlbench-plain", "faiss"):
         if other in runs:
             per = [o["seconds"] / m["seconds"] for m, o in zip(runs["dmlbench"], runs[other])]
             ratios[f"{other} / dmlbench seconds"] = {"median": med(per), "min": min(per), "max": max(per)}
-    if "dmlbench-before" in runs:
-        per = [o["lloyd_seconds"] / m["lloyd_seconds"] for m, o in zip(runs["dmlbench"], runs["dmlbench-before"])]
-        ratios["dmlbench-before / dmlbench Lloyd seconds"] = {"median": med(per), "min": min(per), "max": max(per)}
+    for other in ("dmlbench-before", "dmlbench-plain"):
+        if other in runs:
+            per = [o["lloyd_seconds"] / m["lloyd_seconds"] for m, o in zip(runs["dmlbench"], runs[other])]
+            ratios[f"{other} / dmlbench Lloyd seconds"] = {"median": med(per), "min": min(per), "max": max(per)}
     result["ratios"] = ratios
     print(json.dumps({"median": median, "ratios": ratios}, indent=2))
     if a.json:
