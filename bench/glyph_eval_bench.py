@@ -126,8 +126,8 @@ def main():
     _, blas = coretype_env(exe)
     result = {"benchmark": "glyph_eval", "config": str(CONFIG.relative_to(ROOT)), "machine": machine(), "blas": blas,
               "threads": a.threads, "reps": a.reps, "reports_identical": True,
-              "nmi": [{"level": l["level"], "nmi": l.get("nmi"), "nmi_k": l.get("nmi_k"), "nmi_plus": l.get("nmi_plus"),
-                       "nmi_plus_k": l.get("nmi_plus_k")} for l in levels],
+              "nmi": [{"level": name, "nmi": l.get("nmi"), "nmi_k": l.get("nmi_k"), "nmi_plus": l.get("nmi_plus"),
+                       "nmi_plus_k": l.get("nmi_plus_k")} for name, l in levels.items()],
               "median_seconds": median, "seconds": times,
               "target": "eval (both levels, NMI and NMI+ at the default factor) <= 2 s wall on 2 threads"}
     if a.before:
