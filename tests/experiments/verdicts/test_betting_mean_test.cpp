@@ -39,10 +39,11 @@ double reference_log_capital(const std::vector<double>& x, double mu0, double lo
     for (std::size_t j = 1; j < i; ++j) {
       double s = 0.5;
       for (std::size_t k = 1; k <= j; ++k) s += y[k - 1];
-      squares += std::pow(y[j - 1] - s / (j + 1.0), 2);
+      squares += std::pow(y[j - 1] - s / (static_cast<double>(j) + 1), 2);
     }
-    const double s2 = (0.25 + squares) / static_cast<double>(i);
-    const double l = std::sqrt(2 * std::log(2 / alpha) / (s2 * i * std::log(1.0 + i)));
+    const double t = static_cast<double>(i);
+    const double s2 = (0.25 + squares) / t;
+    const double l = std::sqrt(2 * std::log(2 / alpha) / (s2 * t * std::log(1 + t)));
     up *= 1 + std::min(l, 0.5 / m) * (y[i - 1] - m);
     down *= 1 - std::min(l, 0.5 / (1 - m)) * (y[i - 1] - m);
   }
