@@ -136,7 +136,7 @@ def glyph_eval(d):
     return (f"evaluation of the glyph proxy's test glyphs, {d['threads']} thread(s), seconds",
             "-", "-",
             medians_text((arm, f"in process {num(v['in_process'])}, wall {num(v['wall'])}") for arm, v in m.items()),
-            "before / after in process " + ratio(d["speedup_in_process"]))
+            "before / after in process " + ratio(d["speedup_in_process"]) if "speedup_in_process" in d else "-")
 
 
 def blas_compare(d):
@@ -234,7 +234,18 @@ def kernel_recurrence(d):
                       for name, s in settings.items()))
 
 
+def report_regeneration(d):
+    counts = d.get("counts", {})
+    return ("the default report after a one-line change (a copy of the committed report; runs read back by key), "
+            "wall seconds",
+            machine(d.get("machine"), f"{d['cores']} cores" if d.get("cores") else None), blas_of(d.get("blas")),
+            medians_text((case, num(v) + " s") for case, v in d["median_seconds"].items()),
+            "; ".join(f"{case}: {c.get('runs_trained', 0)} runs trained, {c.get('runs_read_back', 0)} read back"
+                      for case, c in counts.items()) or "-")
+
+
 KINDS = {
+    "report_regeneration": report_regeneration,
     "vector_field_sweep": vector_field_sweep,
     "training_throughput": training_throughput,
     "glyph_training_speed": glyph_training_speed,
