@@ -164,7 +164,7 @@ TEST_CASE("betting test: bad input is refused in one line", "[experiments][betti
 }
 
 TEST_CASE("betting test: under continuous monitoring its interval misses the true mean at most alpha of the time on "
-          "shares mostly at zero and on values at the range's ends; the fixed-n t interval does not (negative control)",
+          "shares mostly at zero and on values at the range's ends, where the fixed-n t interval does not (negative control)",
           "[experiments][betting]") {
   const double bound = 0.05 + 3 * std::sqrt(0.05 * 0.95 / 2000);
   // [XHN] Fig 3's kind of share: 0 on 60% of seeds, else uniform on (0, 5): mean 1.0, looks at 1..20 seeds

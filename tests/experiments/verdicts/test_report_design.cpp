@@ -105,7 +105,7 @@ double global_null_fdr(const Family& draw, int reps, std::uint64_t seed) {
 
 }  // namespace
 
-TEST_CASE("report design: under a Gaussian global null the looks and e-BH keep the false discovery rate under alpha; "
+TEST_CASE("report design: under a Gaussian global null the looks and e-BH keep the false discovery rate under alpha, "
           "a fixed-n t-test per claim does not (negative control)", "[experiments][report_design]") {
   const Draw gaussian = [](std::mt19937_64& rng) { return std::normal_distribution<double>(0, 1)(rng); };
   const double fdr = global_null_fdr([&](std::size_t) -> const Draw& { return gaussian; }, 2000, 61);
