@@ -43,7 +43,8 @@ std::string power_text(const json& s) {
   return o.str();
 }
 
-// e-BH's R over the family's e-values: the largest k whose k-th largest e-value is >= m / (alpha k); 0 if none.
+}  // namespace
+
 std::size_t e_bh_selected(std::vector<double> e, double alpha) {
   const std::size_t m = e.size();
   for (auto& x : e)
@@ -54,8 +55,6 @@ std::size_t e_bh_selected(std::vector<double> e, double alpha) {
     if (e[k - 1] >= double(m) / (alpha * double(k))) r = k;
   return r;
 }
-
-}  // namespace
 
 std::string training_statistics_text(const json& s) {
   std::ostringstream o;

@@ -13,6 +13,8 @@
 // sqrt(0.1 x 0.9 / 2000) = 0.0067 near 0.1, so a bound of alpha and a finding 3 standard errors above it are told apart.
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
+#include "dmlbench/experiments/welch_comparison.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
 
@@ -40,22 +42,9 @@ using Family = std::function<const Draw&(std::size_t claim)>;
 
 // The statistics object of a claim whose per-seed differences are x (what claim_statistics writes, less the texts).
 json statistics_of(const std::vector<double>& x) {
-  double mean = 0, ss = 0;
-  for (double v : x) mean += v / double(x.size());
-  for (double v : x) ss += (v - mean) * (v - mean);
+  const SampleSummary d = summarize(x);
   return {{"alpha", kAlpha}, {"paper_sign", -1}, {"smallest_effect", 0.0},
-          {"per_seed", {{"mean", mean}, {"sd", x.size() > 1 ? std::sqrt(ss / double(x.size() - 1)) : 0.0},
-                        {"n", x.size()}}}};
-}
-
-// e-BH's R: the largest k whose k-th largest e-value is at least m / (alpha k).
-std::size_t e_bh(std::vector<double> e) {
-  for (auto& v : e) v = std::isnan(v) ? 0 : v;
-  std::sort(e.begin(), e.end(), std::greater<double>());
-  std::size_t r = 0;
-  for (std::size_t k = 1; k <= e.size(); ++k)
-    if (e[k - 1] >= double(e.size()) / (kAlpha * double(k))) r = k;
-  return r;
+          {"per_seed", {{"mean", d.mean}, {"sd", d.sd}, {"n", d.n}}}};
 }
 
 // One simulated report: each stage spends seeds by the report's own loop; returns the claims decided at the end.
@@ -87,7 +76,7 @@ std::size_t decided_in_one_report(const Family& draw, std::mt19937_64& rng) {
     stats.push_back(statistics_of(std::vector<double>(values[c].begin(), values[c].begin() + long(seeds[c]))));
     e.push_back(claim_e_value(stats.back()));
   }
-  const ClaimFamily family{kClaims, std::max<std::size_t>(e_bh(e), 1)};
+  const ClaimFamily family{kClaims, std::max<std::size_t>(e_bh_selected(e, kAlpha), 1)};
   std::size_t decided = 0;
   for (const auto& s : stats)
     decided += claim_statistics_testable(s) && s["per_seed"]["sd"].get<double>() > 0 &&

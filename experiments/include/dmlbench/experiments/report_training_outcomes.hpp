@@ -21,6 +21,10 @@ namespace dmlbench::experiments {
 // are not training rows are left as they are.
 std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method);
 
+// e-BH's R over the family's e-values (Wang and Ramdas 2022): the largest k whose k-th largest e-value is at least
+// m / (alpha k); 0 if none. A NaN e-value (no spread) is never selected.
+std::size_t e_bh_selected(std::vector<double> e, double alpha);
+
 // "difference +5.0 [+2.7, +7.3] (anytime-valid interval over 12 seeds by seed, level 0.05 / 75 (Bonferroni) =
 // 0.00067); E = 3.1e+04; delta 2.5; ..." of one decided row's statistics.
 std::string training_statistics_text(const nlohmann::ordered_json& statistics);
