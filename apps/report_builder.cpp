@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/child_process.hpp"
 #include "dmlbench/experiments/folder_lock.hpp"
+#include "dmlbench/experiments/report_claim_stops.hpp"
 #include "dmlbench/experiments/report_folder.hpp"
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
@@ -271,6 +272,9 @@ void assemble(const Run& run, const std::string& out_new) {
             << cfg.out << "/REPORT.md" << std::endl;
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
+  const std::size_t stopped = ex::read_claims_at_their_stops(claims.rows, claims.summaries, run.stages);
+  std::cerr << "[report] each training claim read at its own stop: " << stopped
+            << " before the seeds their arms hold (the later seeds a labelled re-read)\n";
   ex::decide_training_claims(claims.rows, ex::p_adjustment_named(cfg.multiplicity));  // the report's family
   std::optional<ex::KernelRecurrence> kernels;  // the verdicts under other kernels
   if (!cfg.kernel_recurrence.empty()) {
@@ -282,7 +286,7 @@ void assemble(const Run& run, const std::string& out_new) {
               << "\n";
   }
   const auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
-                                               ex::p_adjustment_named(cfg.multiplicity));  // their own family
+                                               ex::p_adjustment_named(cfg.multiplicity), run.stages);  // their own family
   const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
   if (!unscoped.empty()) {
     std::string list;

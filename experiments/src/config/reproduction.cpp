@@ -246,12 +246,39 @@ void read_smallest_effect(const json& m, const std::string& w, ReproductionMetri
                                "interest)");
 }
 
+// A metric's estimand, its reason and its values' range (reproduction.hpp).
+void read_estimand(const json& m, const std::string& w, ReproductionMetric& x) {
+  const std::string where = w + ": claim " + (x.claim.empty() ? x.label : x.claim) + ": ";
+  x.estimand = m.value("estimand", std::string("mean"));
+  try {
+    claim_estimand_named(x.estimand);
+  } catch (const std::invalid_argument& e) {
+    throw config_error(where + e.what());
+  }
+  x.estimand_reason = m.value("estimand_reason", "");
+  if (x.estimand != "mean" && x.estimand_reason.empty())
+    throw config_error(where + "estimand \"" + x.estimand + "\" needs an estimand_reason (what the claim judges, and why)");
+  if (m.contains("range")) {
+    const json& r = m["range"];
+    if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number() ||
+        !(r[0].get<double>() < r[1].get<double>()))
+      throw config_error(where + "range must be [lo, hi] with lo < hi (every per-seed value's range), got " + r.dump());
+    x.range = std::make_pair(r[0].get<double>(), r[1].get<double>());
+  }
+  if (x.estimand == "bounded mean" && !x.range)
+    throw config_error(where + "a bounded mean needs \"range\": [lo, hi], the range of every per-seed value");
+  if (!x.count_successes.empty() && x.estimand == "mean")
+    throw config_error(where + "a share (counts) is bounded and piles up at 0, which the t-test of a mean does not "
+                               "model: set \"estimand\" to \"typical seed\" or \"bounded mean\" (with its range)");
+}
+
 // One entry of "metrics" or "diagnostics" (`key`): its label, path, paper values, sides and claimed direction (given,
 // or the paper's treatment against its baseline).
 ReproductionMetric read_metric(const json& m, const char* key, const MetricContext& c) {
   const std::string& w = c.w;
   check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "where", "direction", "in_variant_table",
-                      "compare", "counts", "smallest_effect", "smallest_effect_reason"},
+                      "compare", "counts", "smallest_effect", "smallest_effect_reason", "estimand", "estimand_reason",
+                      "range"},
                   w + ": " + key);
   ReproductionMetric x;
   x.label = required_string(m, "label", w + ": metric");
@@ -280,6 +307,7 @@ ReproductionMetric read_metric(const json& m, const char* key, const MetricConte
     throw config_error(w + ": metric " + x.label + ": direction must be increase or decrease");
   if (m.contains("counts")) read_metric_counts(m, w, x);
   read_smallest_effect(m, w, x);
+  read_estimand(m, w, x);
   if (!x.claim.empty()) smallest_effect_of(c.r, x);  // a claim without delta or a paper number: its error, now
   return x;
 }
@@ -483,6 +511,9 @@ void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& 
   sides.alpha = r.alpha;
   std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(r, m);
   sides.paper_difference = paper_difference(r, m);
+  sides.estimand = claim_estimand_named(m.estimand);
+  sides.estimand_reason = m.estimand_reason;
+  sides.range = m.range;
   try {
     row["statistics"] = claim_statistics(sides);
   } catch (const std::invalid_argument& e) {
@@ -490,8 +521,8 @@ void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& 
   }
 }
 
-// A share claim's pooled counts (count_claim_statistics.hpp) beside its per-seed statistics: the treatment arm's counts
-// pooled over its runs against the bound's share, a description (every counted item taken as an independent trial).
+// A share claim's pooled counts beside its per-seed statistics: the treatment arm's counts pooled over its runs and
+// their share, a description with no test (the counted items are not independent trials).
 void put_pooled_counts(json& row, const VariantRuns& v, const ReproductionMetric& m) {
   if (!row.contains("statistics")) return;
   CountSides sides = v.pooled_counts(m, m.treatment_arm);
@@ -501,8 +532,9 @@ void put_pooled_counts(json& row, const VariantRuns& v, const ReproductionMetric
   sides.alpha = v.r.alpha;
   std::tie(sides.delta, sides.delta_reason) = smallest_effect_of(v.r, m);
   try {
-    json pooled = count_claim_statistics(sides);
-    pooled["unit_reason"] = m.count_unit_reason;
+    const json counted = count_claim_statistics(sides);
+    json pooled = {{"successes", counted["successes"]}, {"trials", counted["trials"]}, {"runs", counted["runs"]},
+                   {"share", counted.value("share", json(nullptr))}, {"unit_reason", m.count_unit_reason}};
     row["statistics"]["pooled"] = pooled;
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(v.r.file + ": claim " + m.claim + ": " + e.what());
@@ -618,27 +650,25 @@ std::string mean_std_text(const json& e, int precision) {
   return o.str();
 }
 
-std::string p_value_text(const json& row) {
-  if (row.contains("p_value") && row["p_value"].is_number()) {
-    std::ostringstream p;
-    p << "p = " << std::setprecision(2) << row["p_value"].get<double>();
-    return p.str();
-  }
-  return row.value("seeds_per_arm", 0) < 2 ? "n/a (1 seed)" : "n/a (no spread)";
-}
-
-// The command line's test of a row: a claim's deciding interval (the anytime confidence sequence over its per-seed
-// differences) and e-value, else Welch's p of a row without a claim (a description).
+// The command line's test of a row: a claim's deciding interval (or, for a typical seed, its seeds on each side) and
+// e-value; a row without a claim has no test.
 static std::string test_text(const json& row) {
-  if (!row.contains("statistics")) return "Welch " + p_value_text(row);
+  if (!row.contains("statistics")) return "no claim: no test";
   const json& s = row["statistics"];
   if (!s.contains("decision")) return s.value("outcome_reason", "no test");
+  const json& d = s["decision"];
   std::ostringstream o;
-  o << std::showpos << std::setprecision(3) << "anytime " << std::noshowpos << 100 * (1 - s["decision"]["level"].get<double>())
-    << "% interval [" << std::showpos;
-  const auto end = [](const json& x, double none) { return x.is_number() ? x.get<double>() : none; };
-  o << end(s["ci_low"], -INFINITY) << ", " << end(s["ci_high"], INFINITY) << std::noshowpos << "] over " << s["per_seed"]["n"].get<std::size_t>()
-    << " seeds, E = " << (s["decision"]["e_value"].is_number() ? s["decision"]["e_value"].get<double>() : NAN);
+  o << std::setprecision(3) << "anytime " << 100 * (1 - d["level"].get<double>()) << "% ";
+  if (d.value("estimand", "mean") == "typical seed") {
+    o << "typical seed: " << d.value("paper_side", 0) << " of " << s["per_seed"]["n"].get<std::size_t>()
+      << " seeds on the paper's side, " << d.value("other_side", 0) << " on the other";
+  } else {
+    const auto end = [](const json& x, double none) { return x.is_number() ? x.get<double>() : none; };
+    o << (d.value("estimand", "mean") == "bounded mean" ? "betting " : "") << "interval [" << std::showpos
+      << end(s["ci_low"], -INFINITY) << ", " << end(s["ci_high"], INFINITY) << std::noshowpos << "] over "
+      << s["per_seed"]["n"].get<std::size_t>() << " seeds";
+  }
+  o << ", E = " << (d["e_value"].is_number() ? d["e_value"].get<double>() : NAN);
   if (s.contains("pooled")) o << "; " << pooled_counts_text(s["pooled"]);
   return o.str();
 }

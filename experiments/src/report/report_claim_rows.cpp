@@ -55,7 +55,7 @@ std::vector<ClaimRow> claim_rows_from_claims_json(const json& j) {
 }
 
 // What a summary row measured: a metric with its own sides names them (a bound's fixed number without path or
-// spread), the others list every arm; then the seeds and Welch's p.
+// spread), the others list every arm; then the seeds.
 static std::string measured_text(const json& row, bool sides) {
   std::ostringstream m;
   std::string sep;
@@ -72,8 +72,7 @@ static std::string measured_text(const json& row, bool sides) {
       m << sep << it.value().value("label", it.key()) << " " << mean_std_text(it.value());
       sep = ", ";
     }
-  m << " (" << row.value("seeds_per_arm", 0) << (row.value("seeds_per_arm", 0) == 1 ? " seed" : " seeds") << "); Welch "
-    << p_value_text(row);
+  m << " (" << row.value("seeds_per_arm", 0) << (row.value("seeds_per_arm", 0) == 1 ? " seed" : " seeds") << ")";
   return m.str();
 }
 

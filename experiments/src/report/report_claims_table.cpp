@@ -101,7 +101,7 @@ namespace {
 // One table of verdict counts, a row per paper.
 std::string tally_table(const std::map<std::string, std::map<std::string, int>>& by_paper) {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> columns = {
-      {"verified", {"verified"}}, {"refuted", {"refuted"}}, {"erratum", {"erratum"}},
+      {"verified", {"verified"}}, {"direction only", {"direction-only"}}, {"refuted", {"refuted"}}, {"erratum", {"erratum"}},
       {"not reproduced", {"not-reproducible", "not-reproduced"}}, {"inconclusive", {"inconclusive"}}};
   std::ostringstream o;
   o << "| paper | rows |";

@@ -16,7 +16,7 @@ using json = nlohmann::ordered_json;
 
 namespace {
 
-const std::set<std::string> kVerdicts = {"verified", "refuted", "not-reproduced", "inconclusive"};
+const std::set<std::string> kVerdicts = {"verified", "direction-only", "refuted", "not-reproduced", "inconclusive"};
 
 bool flips(const std::string& a, const std::string& b) {
   return (a == "verified" && b == "refuted") || (a == "refuted" && b == "verified");

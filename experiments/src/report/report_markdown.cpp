@@ -64,8 +64,9 @@ static std::string reproduction_intro(const Reproduction& r, const json& sm, con
   std::ostringstream md;
   md << "## " << r.title << "\n\nReproduction `" << fs::relative(r.file, source_dir).string() << "` (stage `"
      << r.stage << "`, profile " << sm["config"].value("profile", "") << ", " << sm["config"].value("seeds", 0)
-     << " seeds per arm; mean +- std over seeds, Welch's test of "
-     << (r.treatment.empty() ? std::string("-") : r.treatment + " minus " + r.baseline) << "). Run config `"
+     << " seeds per arm; mean +- std over seeds; the difference column is the mean of the per-seed differences of "
+     << (r.treatment.empty() ? std::string("-") : r.treatment + " minus " + r.baseline)
+     << " (a description: each claim's decision is its row of the claims table)). Run config `"
      << fs::relative(r.config, source_dir).string() << "`" << overrides_text(r, sm["config"].value("profile", ""))
      << ".";
   if (r.source.contains("note")) md << " " << r.source["note"].get<std::string>();

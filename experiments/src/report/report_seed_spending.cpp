@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/report_seed_spending.hpp"
 
 #include "dmlbench/experiments/anytime_t_test.hpp"
+#include "dmlbench/experiments/claim_test.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -33,23 +34,7 @@ std::size_t first_decidable_seeds(double level, std::size_t limit) {
   return 0;
 }
 
-namespace {
-
-// Whether `cap` seeds at the present estimate would leave the claim undecided (see the header). Seeds without spread
-// estimate no sd, so they project nothing: the claim waits (the next seed can give it spread).
-bool hopeless(const json& s, double level, std::size_t cap) {
-  const json& p = s.at("per_seed");
-  const double sd = p.at("sd").get<double>(), mean = std::abs(p.at("mean").get<double>());
-  if (!(sd > 0)) return false;
-  const double c = anytime_radius_multiplier(cap, level);
-  if (std::isinf(c)) return true;
-  const double half = c * sd / std::sqrt(double(cap)), delta = s.value("smallest_effect", 0.0);
-  return !(half < mean || (delta > 0 && half < delta - mean));
-}
-
-}  // namespace
-
-SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size_t cap) {
+SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size_t first, std::size_t cap) {
   if (!summary.contains("variants") || !summary["variants"].is_array() || summary["variants"].empty())
     throw std::runtime_error("reproduction summary has no \"variants\"");
   SeedLook look;
@@ -62,9 +47,10 @@ SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size
       look.waiting.push_back(row.value("claim", ""));
       continue;
     }
-    const AnytimeDecision d = claim_decision(s0, family);
-    if (d.outcome != TrainingOutcome::inconclusive) ++look.decided;
-    else if (hopeless(s0, d.level, cap)) ++look.hopeless;
+    ClaimTestInput in = claim_test_input(s0, family.level(s0.at("alpha").get<double>()));
+    in.differences.resize(claim_stop(in, first, cap));  // a claim stopped earlier stays stopped
+    if (decide_claim(in).outcome != TrainingOutcome::inconclusive) ++look.decided;
+    else if (!claim_could_decide_by(in, cap)) ++look.hopeless;
     else look.waiting.push_back(row.value("claim", ""));
   }
   return look;
@@ -119,7 +105,7 @@ std::vector<SeedLook> spend_seeds(const SeedSpending& sp, const std::function<js
                                   const std::function<void(const SeedLook&)>& on_look) {
   std::vector<SeedLook> looks;
   for (SeedPlan plan{sp.first, {}};;) {
-    looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.cap)));
+    looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.first), std::size_t(sp.cap)));
     if (on_look) on_look(looks.back());
     const auto next = next_seed_plan(sp, plan, looks.back());
     if (!next) return looks;

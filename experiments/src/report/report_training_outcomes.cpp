@@ -27,19 +27,42 @@ std::string method_text(PAdjustment m) {
 // "+1.2" of an interval end; -inf / +inf while too few seeds can decide
 std::string end_text(const json& v, const char* none) { return v.is_number() ? signed_fixed1(v) : std::string(none); }
 
-// "; detectable at 80% power: 3.1; seeds for 10.0: 14" of an inconclusive row, at the deciding level
+// "; the design decides 3.0 (sd 2.1) by its cap with probability 0.41" of an inconclusive mean
 std::string power_text(const json& s) {
-  if (!s.contains("mde")) return "";
+  if (!s.contains("design_power")) return "";
+  const json& p = s["design_power"];
   std::ostringstream o;
-  o << "; detectable at " << std::lround(s.value("power", 0.8) * 100) << "% power at this level: "
-    << (s["mde"].is_number() ? fixed1(s["mde"].get<double>())
-                             : std::string(s["per_seed"].value("sd", json(0.0)) == json(0.0) ? "n/a (no spread)"
-                                                                                              : "nothing (too few seeds)"))
-    << "; seeds for " << fixed1(s.value("effect_to_detect", 0.0)) << ": ";
-  const std::string status = s.value("seeds_needed_status", "");
-  if (status == "found") o << s["seeds_needed"].get<int>();
-  else if (status == "beyond_cap") o << "more than " << claim_seeds_cap;
-  else o << "n/a (" << (status == "no_spread" ? "no spread" : "no effect to detect") << ")";
+  o << "; the design (looks from " << s["stop"].value("first", 0) << " to " << s["stop"].value("cap", 0)
+    << " seeds) decides an effect of " << fixed1(p.value("effect", 0.0)) << " at sd " << fixed1(p.value("sd", 0.0))
+    << " with probability " << std::setprecision(2) << p.value("power", 0.0) << " (simulated)";
+  return o.str();
+}
+
+// "[+2.7, +7.3] (anytime-valid interval ...)" or, for a typical seed, "7 of 8 seeds on the paper's side"
+std::string reading_text(const json& s, const json& d, std::size_t n) {
+  if (d.value("estimand", "mean") == "typical seed")
+    return std::to_string(d.value("paper_side", 0)) + " of " + std::to_string(n) + " seeds on the paper's side, " +
+           std::to_string(d.value("other_side", 0)) + " on the other (a typical seed";
+  return "[" + end_text(s["ci_low"], "-inf") + ", " + end_text(s["ci_high"], "+inf") + "] (" +
+         (d.value("estimand", "mean") == "bounded mean" ? "betting interval of a bounded mean"
+                                                          : "anytime-valid interval");
+}
+
+// "; read at its own stop, 5 of its arms' 8 seeds; all 8 re-read (not the verdict): +1.2 [-0.3, +2.5]"
+std::string stop_text(const json& s) {
+  if (!s.contains("stop")) return "";
+  std::ostringstream o;
+  const json& st = s["stop"];
+  o << "; read at its own stop";
+  if (!s.contains("re_read")) return o.str() + " (" + std::to_string(st.value("seeds", 0)) + " seeds)";
+  const json& r = s["re_read"];
+  o << ", " << st.value("seeds", 0) << " of its arms' " << st.value("of", 0) << " seeds; all " << st.value("of", 0)
+    << " re-read (seeds another claim asked for; not the verdict): " << signed_fixed1(r["difference"]);
+  if (r["ci_low"].is_number() || r["ci_high"].is_number())
+    o << " [" << end_text(r["ci_low"], "-inf") << ", " << end_text(r["ci_high"], "+inf") << "]";
+  else
+    o << ", " << r.value("paper_side", 0) << " on the paper's side";
+  o << ", read " << r.value("reading", "");
   return o.str();
 }
 
@@ -64,23 +87,33 @@ std::string training_statistics_text(const json& s) {
     return o.str();
   }
   const json& d = s["decision"];
-  o << "difference " << signed_fixed1(s["difference"]) << " [" << end_text(s["ci_low"], "-inf") << ", "
-    << end_text(s["ci_high"], "+inf") << "] (anytime-valid interval over " << s["per_seed"]["n"].get<std::size_t>()
-    << " seeds " << s["per_seed"].value("pairing", "") << ", " << claim_level_text(s) << "); E = ";
+  const std::size_t n = s["per_seed"]["n"].get<std::size_t>();
+  o << "difference " << signed_fixed1(s["difference"]) << " " << reading_text(s, d, n) << " over " << n << " seeds "
+    << s["per_seed"].value("pairing", "") << ", " << claim_level_text(s) << "); E = ";
   if (d["e_value"].is_number()) o << std::setprecision(2) << d["e_value"].get<double>();
   else o << "n/a";
-  o << "; delta " << fixed1(s.value("smallest_effect", 0.0));
+  if (d.value("estimand", "mean") != "typical seed") o << "; delta " << fixed1(s.value("smallest_effect", 0.0));
+  o << stop_text(s);
   if (s.contains("pooled")) o << "; pooled counts (a description): " << pooled_counts_text(s["pooled"]);
   const std::string pos = s.value("paper_position", "none");
   if (pos != "none") o << "; the paper's " << signed_fixed1(s["paper_difference"]) << " lies " << pos << " the interval";
   if (s.value("outcome", "") == "inconclusive") o << power_text(s);
-  if (s.contains("recurrence")) {
-    const json& b = s["recurrence"]["bootstrap"];
-    o << "; recurs in " << std::lround(100 * b["same"].get<double>()) << "% of " << b["resamples"].get<std::size_t>()
-      << " resamples of the seeds (flips in " << std::lround(100 * b["flipped"].get<double>()) << "%)";
-  }
   return o.str();
 }
+
+namespace {
+
+// "difference -2.1 [-3.5, -0.7], against the paper's direction", or a typical seed's counts
+std::string refuted_witness(const json& s) {
+  const json& d = s["decision"];
+  if (d.value("estimand", "mean") == "typical seed")
+    return std::to_string(d.value("other_side", 0)) + " of " + std::to_string(s["per_seed"].value("n", 0)) +
+           " seeds against the paper's direction (E = " + fixed1(d.value("e_value", 0.0)) + ")";
+  return "difference " + signed_fixed1(s["difference"]) + " [" + end_text(s["ci_low"], "-inf") + ", " +
+         end_text(s["ci_high"], "+inf") + "], against the paper's direction";
+}
+
+}  // namespace
 
 std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method) {
   std::vector<std::size_t> at;
@@ -101,17 +134,15 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
     r.verdict = r.statistics.value("outcome", "inconclusive");
     r.note = r.statistics.value("outcome_reason", "");
     r.measured += "; " + training_statistics_text(r.statistics);
-    r.witness = r.verdict == "refuted" ? "difference " + signed_fixed1(r.statistics["difference"]) + " [" +
-                                             end_text(r.statistics["ci_low"], "-inf") + ", " +
-                                             end_text(r.statistics["ci_high"], "+inf") + "], against the paper's direction"
-                                       : "";
+    r.witness = r.verdict == "refuted" ? refuted_witness(r.statistics) : "";
   }
   return at.size();
 }
 
 std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdjustment method) {
   std::size_t n = 0, family = 0;
-  std::map<std::string, int> counts = {{"verified", 0}, {"refuted", 0}, {"not-reproduced", 0}, {"inconclusive", 0}};
+  std::map<std::string, int> counts = {{"verified", 0},     {"direction-only", 0}, {"refuted", 0},
+                                       {"not-reproduced", 0}, {"inconclusive", 0}};
   for (const auto& r : rows)
     if (r.training()) {
       ++n;
@@ -120,27 +151,33 @@ std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdj
     }
   if (n == 0) return "";
   std::ostringstream o;
-  o << n << " training claims, each decided on its per-seed differences by an anytime-valid interval at the level of "
-    << method_text(method) << " over the " << family << " with at least two seeds (the family):";
-  for (const char* k : {"verified", "refuted", "not-reproduced", "inconclusive"}) o << " " << counts[k] << " " << k << ";";
+  o << n << " training claims, each decided on its per-seed differences by the test of its estimand at its own stop, "
+    << "at the level of " << method_text(method) << " over the " << family
+    << " with at least two seeds (the family; the guarantee is over the claims that family selects):";
+  for (const char* k : {"verified", "direction-only", "refuted", "not-reproduced", "inconclusive"})
+    o << " " << counts[k] << " " << k << ";";
   return o.str();
 }
 
 std::string training_outcomes_definition_markdown() {
-  return "The four outcomes of a training claim, all read from one interval: the anytime-valid "
-         "confidence sequence of the claim's per-seed differences (treatment - baseline paired by seed, or value - "
-         "bound; a share claim's per-seed shares), at the family's level (alpha / m, Bonferroni on e-values over the "
-         "m training claims of this report with at least two seeds; alpha R / m with e-BH). Seeds may be added to a "
-         "claim and the interval looked at after each without raising the error (experiments/src/verdicts/"
-         "anytime_t_test.hpp).\n\n"
-         "- **verified**: the interval lies on the paper's side of 0.\n"
-         "- **refuted**: the interval lies on the other side of 0.\n"
-         "- **not-reproduced**: the interval lies inside (-delta, +delta), delta the smallest effect of interest (by "
-         "default half the paper's printed difference; where the paper prints no number, the reproduction file states "
-         "delta with its reason): the equivalence read at the same level as the difference.\n"
-         "- **inconclusive**: neither; the row gives the effect its seeds detect at 80% power at this level and the "
-         "seeds that would detect the paper's difference (else delta). Fewer than two seeds, seeds without spread, or "
-         "too few seeds for the level (the interval is then the whole line) are inconclusive too.\n";
+  return "The five outcomes of a training claim, all read from one test of what the claim judges (its estimand, "
+         "experiments/include/dmlbench/experiments/claim_test.hpp) on its per-seed differences (treatment - baseline "
+         "paired by seed, or value - bound), at the claim's own stop in the design of looks, at the family's level "
+         "(alpha / m, Bonferroni on e-values over the m training claims of this report with at least two seeds; alpha "
+         "R / m with e-BH, whose guarantee is the false discovery rate over the claims it selects). The mean of a "
+         "continuous metric is read from the anytime-valid t interval, a bounded mean from the betting interval, and "
+         "a typical seed (more than half of the seeds on a side) from the e-process of the per-seed signs.\n\n"
+         "- **verified**: the interval lies on the paper's side of 0 and not inside (-delta, +delta); for a typical "
+         "seed: the e-value reaches 1/level with more seeds on the paper's side.\n"
+         "- **direction-only**: the interval lies on the paper's side of 0 but inside (-delta, +delta): the direction "
+         "holds, the effect is smaller than the smallest of interest. Counted apart from verified.\n"
+         "- **refuted**: the interval lies on the other side of 0 (a typical seed: more seeds there).\n"
+         "- **not-reproduced**: the interval holds 0 and lies inside (-delta, +delta), delta the smallest effect of "
+         "interest (by default half the paper's printed difference; where the paper prints no number, the "
+         "reproduction file states delta with its reason). A typical seed has no such reading.\n"
+         "- **inconclusive**: none of these; an inconclusive mean gives the chance that the design decides the "
+         "paper's difference (else delta) by its cap at its spread, simulated. Fewer than two seeds, seeds without "
+         "spread (for the t-test), or too few seeds for the level are inconclusive too.\n";
 }
 
 std::string moved_verdicts_markdown(const json& previous, const std::vector<ClaimRow>& rows) {

@@ -3,6 +3,7 @@
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
+#include "dmlbench/experiments/report_claim_stops.hpp"
 #include "report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
@@ -16,7 +17,7 @@ using json = nlohmann::ordered_json;
 namespace fs = std::filesystem;
 
 TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<TunedReproduction>& tuned,
-                                    PAdjustment method) {
+                                    PAdjustment method, const std::vector<Stage>& stages) {
   TunedVerdicts t;
   for (const auto& s : tuned) {
     const std::string p = work + "/" + s.tuned.stage + "/summary.json";
@@ -28,6 +29,7 @@ TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<T
     for (auto& r : rows) r.layer = "experiments";
     t.rows.insert(t.rows.end(), rows.begin(), rows.end());
   }
+  read_claims_at_their_stops(t.rows, t.summaries, stages);
   decide_training_claims(t.rows, method);  // the tuned family: its own multiplicity
   return t;
 }
@@ -90,9 +92,10 @@ std::string study_table(const TunedReproduction& s) {
 // reproduction decides it) excludes 0; 0 where not (or no per-seed statistics).
 int significant_sign(const json& statistics) {
   if (!statistics.is_object() || !claim_statistics_testable(statistics)) return 0;
-  const AnytimeDecision alone = claim_decision(statistics, ClaimFamily{});
-  if (alone.outcome != TrainingOutcome::verified && alone.outcome != TrainingOutcome::refuted) return 0;
-  return alone.interval.mean > 0 ? +1 : -1;
+  const ClaimDecision alone = claim_decision(statistics, ClaimFamily{});
+  if (alone.outcome == TrainingOutcome::inconclusive || alone.outcome == TrainingOutcome::not_reproduced) return 0;
+  const int paper = statistics.at("paper_sign").get<int>();
+  return alone.outcome == TrainingOutcome::refuted ? -paper : paper;
 }
 
 }  // namespace

@@ -142,22 +142,27 @@ AnytimeDecision anytime_claim_outcome(const AnytimeClaimInput& in) {
   const AnytimeInterval& i = r.interval;
   const std::string interval = "the anytime interval [" + text(i.low) + ", " + text(i.high) + "] at level " +
                                text(r.level) + " after " + std::to_string(i.n) + " seeds";
-  const int side = i.low > 0 ? +1 : i.high < 0 ? -1 : 0;
-  if (side != 0) {
-    r.outcome = side == in.paper_sign ? TrainingOutcome::verified : TrainingOutcome::refuted;
-    r.reason = interval + (side > 0 ? " lies above 0" : " lies below 0") +
-               (side == in.paper_sign ? ", the paper's side" : ", against the paper's side");
-  } else if (in.delta > 0 && i.low > -in.delta && i.high < in.delta) {
-    r.outcome = TrainingOutcome::not_reproduced;
-    r.reason = interval + " lies inside (-delta, +delta) = (-" + text(in.delta) + ", " + text(in.delta) + ")";
-  } else if (std::isinf(i.multiplier)) {
-    r.outcome = TrainingOutcome::inconclusive;
-    r.reason = "too few seeds: at level " + text(r.level) + " with g " + text(in.g) + " no " + std::to_string(i.n) +
-               " seeds can decide (the e-value is at most (1 + n g)^((n - 1)/2) < 1/level)";
-  } else {
-    r.outcome = TrainingOutcome::inconclusive;
-    r.reason = interval + " holds 0" +
-               (in.delta > 0 ? " and reaches beyond (-" + text(in.delta) + ", " + text(in.delta) + ")" : "");
+  r.outcome = interval_outcome(i.low, i.high, in.paper_sign, in.delta);
+  const std::string band = "(-" + text(in.delta) + ", " + text(in.delta) + ")";
+  switch (r.outcome) {
+    case TrainingOutcome::verified:
+    case TrainingOutcome::refuted:
+      r.reason = interval + (i.low > 0 ? " lies above 0" : " lies below 0") +
+                 (r.outcome == TrainingOutcome::verified ? ", the paper's side" : ", against the paper's side");
+      break;
+    case TrainingOutcome::direction_only:
+      r.reason = interval + " lies on the paper's side of 0 and inside (-delta, +delta) = " + band +
+                 ": the direction holds, the effect is smaller than delta";
+      break;
+    case TrainingOutcome::not_reproduced:
+      r.reason = interval + " lies inside (-delta, +delta) = " + band;
+      break;
+    case TrainingOutcome::inconclusive:
+      r.reason = std::isinf(i.multiplier)
+                     ? "too few seeds: at level " + text(r.level) + " with g " + text(in.g) + " no " +
+                           std::to_string(i.n) + " seeds can decide (the e-value is at most (1 + n g)^((n - 1)/2) < 1/level)"
+                     : interval + " holds 0" + (in.delta > 0 ? " and reaches beyond " + band : "");
+      break;
   }
   return r;
 }

@@ -93,9 +93,15 @@ double betting_log_capital(const std::vector<double>& values, double mu0, double
 }
 
 BettingInterval betting_interval(const std::vector<double>& values, double lo, double hi, double alpha) {
+  return betting_interval(values, lo, hi, alpha, alpha);
+}
+
+BettingInterval betting_interval(const std::vector<double>& values, double lo, double hi, double alpha,
+                                 double bets_alpha) {
   check_range(lo, hi, alpha);
+  check_range(lo, hi, bets_alpha);
   const auto y = unit_values(values, lo, hi);
-  const auto bets = plug_in_bets(y, alpha);
+  const auto bets = plug_in_bets(y, bets_alpha);
   BettingInterval r;
   r.n = values.size();
   r.alpha = alpha;

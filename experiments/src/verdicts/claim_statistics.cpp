@@ -1,10 +1,8 @@
-// A training claim's statistics as JSON: per-seed differences decided by the anytime-valid
-// t-test's confidence sequence at alpha / family size.
+// A training claim's statistics as JSON: per-seed differences decided by the test of the claim's estimand at
+// alpha / family size (claim_test.hpp), read at the claim's own stop in the report's design.
 #include "dmlbench/experiments/claim_statistics.hpp"
 
-#include "dmlbench/experiments/anytime_power.hpp"
-#include "dmlbench/experiments/anytime_t_test.hpp"
-#include "dmlbench/experiments/bootstrap_recurrence.hpp"
+#include "dmlbench/experiments/claim_design_power.hpp"
 #include "dmlbench/experiments/training_outcome.hpp"
 
 #include <algorithm>
@@ -23,16 +21,6 @@ json number_or_null(double x) { return std::isfinite(x) ? json(x) : json(nullptr
 
 json side_json(const SampleSummary& s) { return {{"mean", s.mean}, {"sd", s.sd}, {"n", s.n}}; }
 
-std::string seeds_status_name(SeedsNeeded::Status s) {
-  switch (s) {
-    case SeedsNeeded::found: return "found";
-    case SeedsNeeded::beyond_cap: return "beyond_cap";
-    case SeedsNeeded::no_spread: return "no_spread";
-    case SeedsNeeded::no_effect: return "no_effect";
-  }
-  return "found";
-}
-
 std::vector<std::uint64_t> seeds_or_order(const std::vector<std::uint64_t>& seeds, std::size_t n) {
   if (seeds.empty()) {
     std::vector<std::uint64_t> s(n);
@@ -43,6 +31,24 @@ std::vector<std::uint64_t> seeds_or_order(const std::vector<std::uint64_t>& seed
     throw std::invalid_argument("a side names " + std::to_string(seeds.size()) + " seeds for " + std::to_string(n) +
                                 " values");
   return seeds;
+}
+
+// "per_seed" of the differences (seed order): their seeds, values, mean, sd and count.
+json per_seed_json(const std::string& pairing, const std::map<std::uint64_t, double>& d) {
+  json seeds = json::array(), values = json::array();
+  std::vector<double> x;
+  for (const auto& [seed, v] : d) {
+    if (!std::isfinite(v)) throw std::invalid_argument("seed " + std::to_string(seed) + "'s difference is not finite");
+    seeds.push_back(seed);
+    values.push_back(v);
+    x.push_back(v);
+  }
+  json p = {{"pairing", pairing}, {"seeds", seeds}, {"differences", values}};
+  const SampleSummary s = x.empty() ? SampleSummary{} : summarize(x);
+  p["mean"] = x.empty() ? json(nullptr) : json(s.mean);
+  p["sd"] = x.size() < 2 ? json(nullptr) : json(s.sd);
+  p["n"] = x.size();
+  return p;
 }
 
 // The per-seed differences: treatment - baseline for the seeds both arms have (in seed order), or value - bound.
@@ -58,70 +64,44 @@ json per_seed(const ClaimSides& in) {
     for (std::size_t k = 0; k < ts.size(); ++k)
       if (base.count(ts[k])) d[ts[k]] = in.treatment[k] - base[ts[k]];
   }
-  json seeds = json::array(), values = json::array();
-  std::vector<double> x;
-  for (const auto& [seed, v] : d) {
-    if (!std::isfinite(v)) throw std::invalid_argument("seed " + std::to_string(seed) + "'s difference is not finite");
-    seeds.push_back(seed);
-    values.push_back(v);
-    x.push_back(v);
+  return per_seed_json(in.bound ? "against the bound" : "by seed", d);
+}
+
+// "estimand": its kind, the differences' range (value range - bound, or the span of two values in it), its reason.
+json estimand_json(const ClaimSides& in) {
+  json e = {{"kind", claim_estimand_name(in.estimand)}, {"range", nullptr}, {"reason", in.estimand_reason}};
+  if (in.estimand != ClaimEstimand::mean && in.estimand_reason.empty())
+    throw std::invalid_argument("the estimand " + claim_estimand_name(in.estimand) + " needs its reason");
+  if (in.range) {
+    const auto [lo, hi] = *in.range;
+    if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
+      throw std::invalid_argument("a range needs finite lo < hi");
+    auto check = [&](const std::vector<double>& v, const char* side) {
+      for (const double x : v)
+        if (!(x >= lo && x <= hi))
+          throw std::invalid_argument(std::string("a ") + side + " value (" + std::to_string(x) +
+                                      ") lies outside the stated range [" + std::to_string(lo) + ", " +
+                                      std::to_string(hi) + "]");
+    };
+    check(in.treatment, "treatment");
+    if (in.baseline) check(*in.baseline, "baseline");
+    const double dlo = in.bound ? lo - *in.bound : lo - hi, dhi = in.bound ? hi - *in.bound : hi - lo;
+    if (in.estimand == ClaimEstimand::bounded_mean && !(dlo < 0 && 0 < dhi))
+      throw std::invalid_argument("a bounded mean against a bound needs the bound inside the range");
+    e["range"] = {dlo, dhi};
+  } else if (in.estimand == ClaimEstimand::bounded_mean) {
+    throw std::invalid_argument("a bounded mean needs the range of its values");
   }
-  json p = {{"pairing", in.bound ? "against the bound" : "by seed"}, {"seeds", seeds}, {"differences", values}};
-  const SampleSummary s = x.empty() ? SampleSummary{} : summarize(x);
-  p["mean"] = x.empty() ? json(nullptr) : json(s.mean);
-  p["sd"] = x.size() < 2 ? json(nullptr) : json(s.sd);
-  p["n"] = x.size();
-  return p;
+  return e;
 }
 
-// The arms' own t-test at this one look (Welch, or one sample against the bound): a description.
-json single_look(const ClaimSides& in) {
-  const SampleSummary t = summarize(in.treatment);
-  const TComparison c = in.bound ? one_sample_difference(t, *in.bound, in.alpha)
-                                 : welch_difference(t, summarize(*in.baseline), in.alpha);
-  return {{"p", number_or_null(c.p)}, {"t", number_or_null(c.t)}, {"df", number_or_null(c.df)}};
-}
-
-PaperPosition position_of(const json& s, const AnytimeInterval& i) {
-  if (!s.at("paper_difference").is_number() || !i.testable()) return PaperPosition::none;
+PaperPosition position_of(const json& s, const ClaimDecision& d) {
+  if (!s.at("paper_difference").is_number() || !std::isfinite(d.low) || !std::isfinite(d.high))
+    return PaperPosition::none;
   const double paper = s["paper_difference"].get<double>();
-  if (paper < i.low) return PaperPosition::below;
-  if (paper > i.high) return PaperPosition::above;
+  if (paper < d.low) return PaperPosition::below;
+  if (paper > d.high) return PaperPosition::above;
   return PaperPosition::inside;
-}
-
-double effect_of(const json& s) {
-  return s.at("paper_difference").is_number() ? std::abs(s["paper_difference"].get<double>())
-                                              : s.at("smallest_effect").get<double>();
-}
-
-// The power at the level: the seeds that decide the effect to detect, and the effect the present seeds decide.
-void put_power(json& s, const AnytimeDecision& d, double sd) {
-  const double effect = effect_of(s);
-  const SeedsNeeded need = anytime_seeds_needed(effect, sd, d.level, claim_power, claim_seeds_cap);
-  s["power"] = claim_power;
-  s["mde"] = number_or_null(anytime_minimum_detectable_effect(sd, d.interval.n, d.level, claim_power));
-  s["effect_to_detect"] = effect;
-  s["seeds_needed"] = need.status == SeedsNeeded::found ? json(need.n) : json(nullptr);
-  s["seeds_needed_status"] = seeds_status_name(need.status);
-}
-
-}  // namespace
-
-bool claim_statistics_testable(const json& s) {
-  return s.contains("per_seed") && s["per_seed"].value("n", std::size_t(0)) >= 2;
-}
-
-namespace {
-
-AnytimeClaimInput anytime_input(const json& s) {
-  const json& p = s.at("per_seed");
-  AnytimeClaimInput in;
-  in.differences = {p.at("mean").get<double>(), p.at("sd").get<double>(), p.at("n").get<std::size_t>()};
-  in.paper_sign = s.at("paper_sign").get<int>();
-  in.delta = s.at("smallest_effect").get<double>();
-  in.alpha = s.at("alpha").get<double>();
-  return in;
 }
 
 void check_family(const ClaimFamily& family) {
@@ -131,52 +111,130 @@ void check_family(const ClaimFamily& family) {
                                 std::to_string(family.size));
 }
 
-// The claim's input at its family's level: alpha / m (Bonferroni) or alpha R / m (e-BH), its own family_size 1.
-AnytimeClaimInput family_input(const json& s, const ClaimFamily& family) {
-  check_family(family);
-  AnytimeClaimInput in = anytime_input(s);
-  in.alpha = family.level(in.alpha);
-  return in;
+ClaimEstimand estimand_of(const json& s) {
+  return s.contains("estimand") ? claim_estimand_named(s["estimand"].at("kind").get<std::string>())
+                                : ClaimEstimand::mean;
+}
+
+const char* rule_name(ClaimEstimand e) {
+  switch (e) {
+    case ClaimEstimand::bounded_mean: return "betting confidence sequence of a bounded mean (Waudby-Smith and Ramdas)";
+    case ClaimEstimand::typical_seed: return "mixture e-process of the per-seed signs (a typical seed)";
+    case ClaimEstimand::mean: break;
+  }
+  return "anytime-valid t (normal prior g on the standardized effect, right-Haar on the spread)";
+}
+
+json decision_json(const ClaimTestInput& in, const ClaimDecision& d, const ClaimFamily& family) {
+  json j = {{"rule", rule_name(in.estimand)}, {"estimand", claim_estimand_name(in.estimand)}};
+  if (in.estimand == ClaimEstimand::mean) j["g"] = in.g;
+  j["family_size"] = family.size;
+  j["family_rule"] = family.selected > 0 ? "e-BH" : "Bonferroni";
+  j["selected"] = family.selected;
+  j["level"] = d.level;
+  j["multiplier"] = number_or_null(d.multiplier);
+  j["t"] = number_or_null(d.t);
+  j["paper_side"] = d.paper_side;
+  j["other_side"] = d.other_side;
+  j["e_value"] = number_or_null(std::exp(d.log_e_value));
+  j["log_e_value"] = number_or_null(d.log_e_value);
+  return j;
+}
+
+// The chance the claim's own design decides it by its cap, for an inconclusive mean with a stop on record.
+void put_design_power(json& s, const ClaimTestInput& in) {
+  s.erase("design_power");
+  if (!s.contains("stop") || in.estimand != ClaimEstimand::mean || s.value("outcome", "") != "inconclusive") return;
+  const double sd = s["per_seed"]["sd"].is_number() ? s["per_seed"]["sd"].get<double>() : 0.0;
+  if (!(sd > 0)) return;
+  const json& st = s["stop"];
+  const double effect = s.at("paper_difference").is_number() ? std::abs(s["paper_difference"].get<double>())
+                                                             : s.at("smallest_effect").get<double>();
+  if (!(effect > 0)) return;
+  DesignPowerInput p;
+  p.effect = effect;
+  p.sd = sd;
+  p.first = st.at("first").get<std::size_t>();
+  p.cap = st.at("cap").get<std::size_t>();
+  p.look_level = st.at("look_level").get<double>();
+  p.level = in.level;
+  p.g = in.g;
+  s["design_power"] = {{"effect", effect}, {"sd", sd}, {"power", claim_design_power(p)}, {"replications", p.reps}};
 }
 
 }  // namespace
 
-AnytimeDecision claim_decision(const json& statistics, const ClaimFamily& family) {
-  if (!claim_statistics_testable(statistics))
-    throw std::invalid_argument("a claim without per-seed differences of at least 2 seeds has no decision");
-  return anytime_claim_outcome(family_input(statistics, family));
+bool claim_statistics_testable(const json& s) {
+  return s.contains("per_seed") && s["per_seed"].value("n", std::size_t(0)) >= 2;
+}
+
+ClaimTestInput claim_test_input(const json& s, double level) {
+  if (!claim_statistics_testable(s))
+    throw std::invalid_argument("a claim without per-seed differences of at least 2 seeds has no test");
+  ClaimTestInput in;
+  in.differences = s["per_seed"].at("differences").get<std::vector<double>>();
+  in.estimand = estimand_of(s);
+  if (s.contains("estimand") && s["estimand"].at("range").is_array()) {
+    in.lo = s["estimand"]["range"][0].get<double>();
+    in.hi = s["estimand"]["range"][1].get<double>();
+  }
+  in.paper_sign = s.at("paper_sign").get<int>();
+  in.delta = s.at("smallest_effect").get<double>();
+  in.alpha = s.at("alpha").get<double>();
+  in.level = level;
+  return in;
+}
+
+ClaimDecision claim_decision(const json& statistics, const ClaimFamily& family) {
+  check_family(family);
+  return decide_claim(claim_test_input(statistics, family.level(statistics.at("alpha").get<double>())));
 }
 
 double claim_e_value(const json& s) {
   if (!claim_statistics_testable(s)) return NAN;
-  const AnytimeClaimInput in = anytime_input(s);
-  return anytime_t_e_value(in.differences, 0.0, in.g);
+  return std::exp(claim_log_e_value(claim_test_input(s, s.at("alpha").get<double>())));
+}
+
+json claim_statistics_at(const json& statistics, std::size_t seeds, const ClaimDesign& design) {
+  if (!claim_statistics_testable(statistics)) throw std::invalid_argument("a claim without a test has no stop");
+  const json& p = statistics["per_seed"];
+  const std::size_t all = p.at("n").get<std::size_t>();
+  if (seeds < 2 || seeds > all)
+    throw std::invalid_argument("a claim of " + std::to_string(all) + " seeds cannot stop at " + std::to_string(seeds));
+  std::map<std::uint64_t, double> d;
+  for (std::size_t k = 0; k < seeds; ++k) d[p["seeds"][k].get<std::uint64_t>()] = p["differences"][k].get<double>();
+  json s = statistics;
+  s["per_seed"] = per_seed_json(p.value("pairing", ""), d);
+  s["stop"] = {{"seeds", seeds}, {"of", all}, {"first", design.first}, {"cap", design.cap},
+               {"look_level", design.look_level}};
+  if (seeds < all) s["later_seeds"] = p;
+  else s.erase("later_seeds");
+  return s;
 }
 
 json claim_statistics_decided(const json& statistics, const ClaimFamily& family) {
   check_family(family);
   if (!claim_statistics_testable(statistics)) return statistics;
   json s = statistics;
-  const AnytimeClaimInput in = family_input(s, family);
-  const AnytimeDecision d = anytime_claim_outcome(in);  // at the family's level (its family_size 1: the level is set)
-  s["decision"] = {{"rule", "anytime-valid t (normal prior g on the standardized effect, right-Haar on the spread)"},
-                   {"g", in.g}, {"family_size", family.size},
-                   {"family_rule", family.selected > 0 ? "e-BH" : "Bonferroni"}, {"selected", family.selected},
-                   {"level", d.level},
-                   {"multiplier", number_or_null(d.interval.multiplier)}, {"t", number_or_null(d.t)},
-                   {"e_value", number_or_null(d.e_value)}, {"log_e_value", number_or_null(d.log_e_value)}};
-  s["difference"] = in.differences.mean;
-  s["ci_low"] = number_or_null(d.interval.low);
-  s["ci_high"] = number_or_null(d.interval.high);
-  put_power(s, d, in.differences.sd);
-  s["paper_position"] = paper_position_name(position_of(s, d.interval));
+  const ClaimTestInput in = claim_test_input(s, family.level(s.at("alpha").get<double>()));
+  const ClaimDecision d = decide_claim(in);
+  s["decision"] = decision_json(in, d, family);
+  s["difference"] = d.mean;
+  s["ci_low"] = number_or_null(d.low);
+  s["ci_high"] = number_or_null(d.high);
+  s["paper_position"] = paper_position_name(position_of(s, d));
   s["outcome"] = training_outcome_name(d.outcome);
   s["outcome_reason"] = d.reason;
-  s.erase("recurrence");
-  if (d.outcome != TrainingOutcome::inconclusive) {  // how often the seeds resampled decide the same
-    const Recurrence r = bootstrap_recurrence(s["per_seed"]["differences"].get<std::vector<double>>(), in, d.outcome);
-    s["recurrence"] = {{"bootstrap", {{"resamples", r.resamples}, {"seed", r.seed}, {"same", r.same},
-                                      {"undecided", r.undecided}, {"flipped", r.flipped}}}};
+  put_design_power(s, in);
+  if (s.contains("later_seeds")) {  // every seed the arms have, read at the same level: a description
+    ClaimTestInput all = in;
+    all.differences = s["later_seeds"]["differences"].get<std::vector<double>>();
+    const ClaimDecision r = decide_claim(all);
+    s["re_read"] = {{"n", r.n}, {"difference", r.mean}, {"ci_low", number_or_null(r.low)},
+                    {"ci_high", number_or_null(r.high)}, {"paper_side", r.paper_side}, {"other_side", r.other_side},
+                    {"reading", training_outcome_name(r.outcome)}};
+  } else {
+    s.erase("re_read");
   }
   return s;
 }
@@ -186,8 +244,9 @@ json claim_statistics(const ClaimSides& in) {
     throw std::invalid_argument("a training claim compares its treatment with exactly one of a baseline or a bound");
   if (in.paper_sign != 1 && in.paper_sign != -1)
     throw std::invalid_argument("the paper's direction must be +1 or -1, got " + std::to_string(in.paper_sign));
-  json s = {{"test", in.baseline ? "welch" : "one-sample"}, {"unit", "seed"}, {"alpha", in.alpha},
+  json s = {{"test", in.baseline ? "two arms" : "against a bound"}, {"unit", "seed"}, {"alpha", in.alpha},
             {"paper_sign", in.paper_sign}};
+  s["estimand"] = estimand_json(in);
   s["smallest_effect"] = in.delta;
   s["smallest_effect_reason"] = in.delta_reason;
   s["paper_difference"] = in.paper_difference ? json(*in.paper_difference) : json(nullptr);
@@ -200,7 +259,6 @@ json claim_statistics(const ClaimSides& in) {
   if (in.baseline) s["baseline"] = side_json(summarize(*in.baseline));
   else s["bound"] = *in.bound;
   s["per_seed"] = per_seed(in);
-  if (in.treatment.size() >= 2 && (!in.baseline || in.baseline->size() >= 2)) s["single_look"] = single_look(in);
   if (!claim_statistics_testable(s)) {
     s["outcome"] = "inconclusive";
     s["outcome_reason"] = s["per_seed"]["n"] == 0 ? "no paired seeds: the arms share no seed, so there is nothing to test"
@@ -225,11 +283,32 @@ std::string claim_level_text(const json& s) {
 std::string claim_rule_text(const json& s) {
   if (!s.contains("decision") || !s.contains("per_seed")) return "";
   std::ostringstream o;
-  o << "decided by the bench, not the paper: the " << s["per_seed"].value("n", std::size_t(0)) << " per-seed "
-    << (s.contains("bound") ? "values minus the bound" : "differences (treatment - baseline, paired by seed)")
-    << " in the anytime-valid interval (e-value of the one-sample t, g = " << s["decision"].value("g", 1.0) << ") at "
-    << claim_level_text(s) << "; verified or refuted: the interval on one side of 0; not-reproduced: inside +-delta ("
+  const std::size_t n = s["per_seed"].value("n", std::size_t(0));
+  const std::string what =
+      s.contains("bound") ? "values minus the bound" : "differences (treatment - baseline, paired by seed)";
+  o << "decided by the bench, not the paper: ";
+  switch (estimand_of(s)) {
+    case ClaimEstimand::typical_seed:
+      o << "whether a typical seed (more than half) lies on the paper's side, from the signs of the " << n
+        << " per-seed " << what << " (the mixture e-process of the signs, e-value the mean of the two sides') at "
+        << claim_level_text(s) << "; verified or refuted: that e-value reaches 1/level with more seeds on that side; "
+                                  "else inconclusive";
+      return o.str();
+    case ClaimEstimand::bounded_mean:
+      o << "the mean of the " << n << " per-seed " << what
+        << " in the betting confidence sequence of a bounded mean (no model but the values' range) at ";
+      break;
+    case ClaimEstimand::mean:
+      o << "the mean of the " << n << " per-seed " << what << " in the anytime-valid interval (e-value of the "
+        << "one-sample t, g = " << s["decision"].value("g", 1.0) << ") at ";
+      break;
+  }
+  o << claim_level_text(s) << "; verified or refuted: the interval on one side of 0 and reaching delta; "
+    << "direction-only: on the paper's side and inside +-delta; not-reproduced: holding 0 inside +-delta ("
     << s.value("smallest_effect_reason", std::string("delta")) << "); else inconclusive";
+  if (s.contains("stop"))
+    o << "; read at the claim's own stop in the report's design (first look " << s["stop"].value("first", 0)
+      << " seeds, cap " << s["stop"].value("cap", 0) << ")";
   return o.str();
 }
 

@@ -17,8 +17,17 @@ std::string training_outcome_name(TrainingOutcome o) {
     case TrainingOutcome::refuted: return "refuted";
     case TrainingOutcome::not_reproduced: return "not-reproduced";
     case TrainingOutcome::inconclusive: return "inconclusive";
+    case TrainingOutcome::direction_only: return "direction-only";
   }
   return "inconclusive";
+}
+
+TrainingOutcome interval_outcome(double low, double high, int paper_sign, double delta) {
+  const bool inside = delta > 0 && low > -delta && high < delta;
+  const int side = low > 0 ? +1 : high < 0 ? -1 : 0;
+  if (side != 0 && side != paper_sign) return TrainingOutcome::refuted;
+  if (side != 0) return inside ? TrainingOutcome::direction_only : TrainingOutcome::verified;
+  return inside ? TrainingOutcome::not_reproduced : TrainingOutcome::inconclusive;
 }
 
 std::string paper_position_name(PaperPosition p) {

@@ -169,7 +169,6 @@ TEST_CASE("verdicts: the paper's direction with p < alpha is verified, the oppos
   CHECK_THAT(one.note, Catch::StartsWith("n/a (1 seed)"));
   CHECK(mean_std_text(json{{"mean", 41.25}, {"std", nullptr}}) == "41.2 (1 seed)");
   CHECK(mean_std_text(json{{"mean", 41.25}, {"std", 2.0}}) == "41.2 +- 2.0");
-  CHECK(p_value_text(json{{"p_value", nullptr}, {"seeds_per_arm", 1}}) == "n/a (1 seed)");
 }
 
 TEST_CASE("metric paths: object keys and 0-based array indices, with an error naming the missing part",
@@ -310,8 +309,9 @@ TEST_CASE("a claim against a bound: a one-sample test over the seeds, a spread-f
   fs::remove_all(dir);
 }
 
-// A share claim is tested on each seed's share (the metric's path), like every claim; the counts pooled over the runs
-// stay beside it as a description (the exact binomial test of count_claim_statistics.hpp).
+// A share claim is tested on each seed's share (the metric's path) by a test valid for bounded values, here whether a
+// typical seed lies below the bound (claim_test.hpp); the counts pooled over the runs stay beside it as a description
+// without a test. A share cannot take the t-test of a mean.
 TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([XHN] Fig 3)",
           "[experiments][reproduction]") {
   const fs::path dir = fs::temp_directory_path() / "dmlbench-test-counts";
@@ -323,6 +323,7 @@ TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([X
     "metrics": [
       {"label": "top-left", "path": "m.share.ul", "scale": 100, "direction": "decrease", "claim": "c-ul",
        "smallest_effect": 1, "smallest_effect_reason": "test",
+       "estimand": "typical seed", "estimand_reason": "a run's share", "range": [0, 100],
        "compare": {"treatment": {"arm": "a"}, "bound": 1},
        "counts": {"successes": "m.counts.ul", "trials": ["m.counts.ul", "m.counts.ur"], "unit": "seed",
                   "unit_reason": "dots of one step share the weights"}}
@@ -339,30 +340,41 @@ TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([X
   for (int k = 0; k < 8; ++k) runs["a"].push_back(run(k, ul[k], 1000 - ul[k]));
   runs["b"] = {run(0, 1, 1)};
   const json s = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
-  CHECK(s["test"] == "one-sample");
+  CHECK(s["test"] == "against a bound");
   CHECK(s["unit"] == "seed");
+  CHECK(s["estimand"]["kind"] == "typical seed");
+  CHECK(s["estimand"]["range"] == json::array({-1.0, 99.0}));  // the shares' [0, 100] less the bound
   REQUIRE(s["per_seed"]["n"] == 8);
   CHECK_THAT(s["per_seed"]["differences"][0].get<double>(), Catch::WithinAbs(0.3 - 1, 1e-12));  // 0.3% - the 1% bound
-  // the decision is the per-seed one: its interval is anytime_interval of the eight shares less the bound
-  std::vector<double> d;
-  for (int k = 0; k < 8; ++k) d.push_back(100.0 * ul[k] / 1000 - 1);
-  const AnytimeInterval i = anytime_interval(d, 0.05);
-  CHECK_THAT(s["ci_low"].get<double>(), Catch::WithinRel(i.low, 1e-12));
-  CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinRel(i.high, 1e-12));
+  // the decision reads the signs: 8 of 8 seeds below the bound, E = ((2^9 - 1) / 9 + 1 / 9) / 2 = 28.4 >= 1 / 0.05
+  CHECK(s["decision"]["paper_side"] == 8);
+  CHECK(s["decision"]["other_side"] == 0);
+  CHECK_THAT(s["decision"]["e_value"].get<double>(), Catch::WithinRel(256.0 / 9, 1e-12));
+  CHECK(s["ci_low"].is_null());  // no interval of a mean: the estimand is a typical seed
   CHECK(s["outcome"] == "verified");
-  // the pooled counts: a description beside it
-  CHECK(s["pooled"]["test"] == "binomial");
+  // the pooled counts: a description beside it, with no test and no outcome of their own
   CHECK(s["pooled"]["successes"] == 32);
   CHECK(s["pooled"]["trials"] == 8000);
-  CHECK_THAT(s["pooled"]["p"].get<double>(), Catch::WithinRel(binomial_test_p(32, 8000, 0.01), 1e-12));
-  // negative control, the case for the seed as the unit: one seed at 1.5% spreads the seeds. The pooled share, 45 of
-  // 8000 (0.56%), is still far below 1% by the binomial test that takes each dot as a trial; the seeds' shares
-  // (t = -3.2 over 8 seeds, against the interval's multiplier 4.25 at 0.05) no longer decide
+  CHECK_FALSE(s["pooled"].contains("p"));
+  CHECK_FALSE(s["pooled"].contains("outcome"));
+  // negative control, the case for the seed as the unit: one seed at 1.5% leaves 7 of 8 below. The pooled share, 45
+  // of 8000 (0.56%), is still far below 1% as counts; the seeds (E = (502 / 72 + 10 / 72) / 2 = 3.6) do not decide
   runs["a"][4] = run(4, 15, 985);
   const json t = summarize_variant(r, ReproductionVariant{"", "", {}}, runs)["rows"][0]["statistics"];
   CHECK(t["pooled"]["successes"] == 45);
-  CHECK(t["pooled"]["p"].get<double>() < 1e-4);
+  CHECK_THAT(t["decision"]["e_value"].get<double>(), Catch::WithinRel(512.0 / 144, 1e-12));
   CHECK(t["outcome"] == "inconclusive");
+  // the mean share of the same eight seeds by the betting test knows only the range [0, 100]: eight seeds under 1%
+  // cannot show a mean under 1% (a share of 100 on one seed in a hundred would give them too), so it stays open
+  json bm = file;
+  bm["metrics"][0]["estimand"] = "bounded mean";
+  std::ofstream(dir / "bm.json") << bm.dump();
+  runs["a"][4] = run(4, 2, 998);
+  const json b = summarize_variant(read_reproduction((dir / "bm.json").string(), kRepo), ReproductionVariant{"", "", {}},
+                                   runs)["rows"][0]["statistics"];
+  CHECK(b["decision"]["estimand"] == "bounded mean");
+  CHECK(b["ci_high"].get<double>() > 0);
+  CHECK(b["outcome"] == "inconclusive");
   // a count that is not a whole number is refused
   runs["a"][0]["m"]["counts"]["ul"] = 2.5;
   CHECK_THROWS_WITH(summarize_variant(r, ReproductionVariant{"", "", {}}, runs), Catch::Contains("is not a count"));
@@ -389,11 +401,28 @@ TEST_CASE("a share claim: per-seed shares decide, the pooled counts describe ([X
   m["counts"]["unit"] = "seed";
   m["counts"].erase("unit_reason");
   CHECK_THROWS_WITH(read_reproduction(bad("c5", m), kRepo), Catch::Contains("unit_reason"));
+  // a share under the t-test of a mean; an estimand without its reason; a bounded mean without its range
+  m = file["metrics"][0];
+  m.erase("estimand");
+  CHECK_THROWS_WITH(read_reproduction(bad("c6", m), kRepo),
+                    Catch::Contains("claim c-ul") && Catch::Contains("set \"estimand\""));
+  m = file["metrics"][0];
+  m.erase("estimand_reason");
+  CHECK_THROWS_WITH(read_reproduction(bad("c7", m), kRepo), Catch::Contains("needs an estimand_reason"));
+  m = file["metrics"][0];
+  m["estimand"] = "bounded mean";
+  m.erase("range");
+  CHECK_THROWS_WITH(read_reproduction(bad("c8", m), kRepo), Catch::Contains("a bounded mean needs \"range\""));
+  m["range"] = json::array({5, 1});
+  CHECK_THROWS_WITH(read_reproduction(bad("c9", m), kRepo), Catch::Contains("lo < hi"));
+  m = file["metrics"][0];
+  m["estimand"] = "median";
+  CHECK_THROWS_WITH(read_reproduction(bad("c10", m), kRepo), Catch::Contains("no estimand \"median\""));
   fs::remove_all(dir);
 }
 
-// Each claim metric's row carries its per-seed differences (paired by seed), the single look's
-// Welch test as a description, and the decision read from the anytime interval at level alpha (a reproduction
+// Each claim metric's row carries its per-seed differences (paired by seed) and the decision read from the anytime
+// interval at level alpha (a reproduction
 // decides each claim alone). The interval's own values are checked against SciPy in test_anytime_t_test.cpp; here the
 // wiring: the row's interval is anytime_interval of the paired differences.
 TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided by the anytime interval",
@@ -426,7 +455,8 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
   };
   const std::vector<double> rise = {5.1, 4.8, 5.3, 4.9, 5.2, 5.0, 4.7, 5.4};
   const json s = summarize_variant(r, {"", "", {}}, runs_of(base, plus(rise)))["rows"][0]["statistics"];
-  CHECK(s["test"] == "welch");
+  CHECK(s["test"] == "two arms");
+  CHECK(s["estimand"]["kind"] == "mean");  // the default: a continuous metric's mean difference, by the t-test
   CHECK(s["per_seed"]["pairing"] == "by seed");
   REQUIRE(s["per_seed"]["n"] == 8);
   const AnytimeInterval i = anytime_interval(rise, 0.05);
@@ -435,13 +465,12 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
   CHECK_THAT(s["ci_high"].get<double>(), Catch::WithinAbs(i.high, 1e-12));
   CHECK(s["decision"]["family_size"] == 1);
   CHECK(s["decision"]["level"] == 0.05);
-  CHECK(s["single_look"]["p"].get<double>() < 1e-6);  // Welch's at this look: a description
+  CHECK_FALSE(s.contains("single_look"));  // no number under another rule
   CHECK(s["smallest_effect"] == 5.0);                  // the default: 0.5 x |60 - 50|
   CHECK(s["paper_difference"] == 10.0);
   CHECK(s["paper_position"] == "above");  // the paper's 10 lies above the interval around +5
   CHECK(s["outcome"] == "verified");
-  CHECK(s["effect_to_detect"] == 10.0);
-  CHECK(s["seeds_needed"].get<int>() >= 2);
+  CHECK_FALSE(s.contains("design_power"));  // decided; and a reproduction alone has no design of looks
   // pairing is by seed, not by position: the baseline's runs listed in reverse order give the same differences
   auto reversed = runs_of(base, plus(rise));
   std::reverse(reversed["base"].begin(), reversed["base"].end());
@@ -465,6 +494,13 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
   CHECK(se["ci_low"].get<double>() > -5);
   CHECK(se["ci_high"].get<double>() < 5);
   CHECK(se["outcome"] == "not-reproduced");
+  // differences of +1 with a small spread: the interval excludes 0 on the paper's side but lies inside (-5, 5): the
+  // direction holds, the effect is smaller than delta (counted apart from verified)
+  const std::vector<double> small = {1.1, 0.9, 1.0, 1.05, 0.95, 1.0, 1.02, 0.98};
+  const json so = summarize_variant(r, {"", "", {}}, runs_of(base, plus(small)))["rows"][0]["statistics"];
+  CHECK(so["ci_low"].get<double>() > 0);
+  CHECK(so["ci_high"].get<double>() < 5);
+  CHECK(so["outcome"] == "direction-only");
   // a stated delta of 0.1 replaces the default: the same differences are then inconclusive
   json stated = file;
   stated["metrics"][0]["smallest_effect"] = 0.1;

@@ -88,12 +88,9 @@ struct AnytimeClaimInput {
   std::size_t family_size = 1;
   double g = default_anytime_g;
 };
-// The four outcomes (training_outcome.hpp's names), all read from the one interval at level alpha / family_size, so
-// the interval printed is the one that decides:
-//   verified        the interval excludes 0 on the paper's side;
-//   refuted         it excludes 0 on the other side;
-//   not-reproduced  it lies inside (-delta, +delta) (never for delta = 0);
-//   inconclusive    otherwise (also: zero spread, reason "no spread"; c_n infinite, too few seeds to decide).
+// The five outcomes (training_outcome.hpp's interval_outcome), all read from the one interval at level alpha /
+// family_size, so the interval printed is the one that decides; inconclusive also for zero spread (reason "no
+// spread") and for c_n infinite (too few seeds to decide).
 // Unlike training_outcome, not-reproduced needs the (1 - alpha) interval inside (-delta, delta), not the (1 - 2 alpha)
 // one of TOST: the confidence sequence controls every decision's error at alpha at once.
 struct AnytimeDecision {

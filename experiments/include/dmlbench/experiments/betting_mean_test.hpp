@@ -42,5 +42,10 @@ double betting_log_capital(const std::vector<double>& values, double mu0, double
 // The interval {mu0 : K_n(mu0) < 1/alpha}, closed at lo or hi where the capital stays below 1/alpha up to the end.
 // Same errors as betting_log_capital.
 BettingInterval betting_interval(const std::vector<double>& values, double lo, double hi, double alpha = 0.05);
+// The same with the bets of eq (26) tuned at bets_alpha (any predictable bets keep the capital a martingale): a claim
+// read at a family's level alpha R / m bets as its e-value against 0 does (at the claim's alpha), so that the interval
+// excludes 0 exactly when that e-value reaches 1 / level. Also throws for bets_alpha outside (0, 1).
+BettingInterval betting_interval(const std::vector<double>& values, double lo, double hi, double alpha,
+                                 double bets_alpha);
 
 }  // namespace dmlbench::experiments

@@ -1,13 +1,13 @@
-// A training claim's statistics as JSON: summary.json's "statistics" of a
-// claim metric. The seed is the unit: the claim is decided on its per-seed differences (treatment - baseline paired by
-// seed, or value - bound; a share claim on each seed's share) by the anytime-valid t-test's confidence sequence
-// (anytime_t_test.hpp), every number of the decision read from the one interval at level alpha / family size. The
-// reproduction decides each claim alone (family 1); the report decides it again over its family
-// (claim_statistics_decided). One object holds the test's inputs (the per-seed differences, so that the report needs
-// no runs and a later run can add seeds) and its results.
+// A training claim's statistics as JSON: summary.json's "statistics" of a claim metric. The seed is the unit: the
+// claim is decided on its per-seed differences (treatment - baseline paired by seed, or value - bound) by the test of
+// its estimand (claim_test.hpp: the anytime t-test of a mean, the betting test of a bounded mean, the sign e-process
+// of a typical seed), every number of the decision read at level alpha / family size (or e-BH's alpha R / m). The
+// reproduction decides each claim alone (family 1); the report reads each claim at its own stop (claim_statistics_at)
+// and decides it again over its family (claim_statistics_decided). One object holds the test's inputs (the per-seed
+// differences, so that the report needs no runs and a later run can add seeds) and its results.
 #pragma once
 
-#include "dmlbench/experiments/anytime_t_test.hpp"
+#include "dmlbench/experiments/claim_test.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,23 +31,26 @@ struct ClaimSides {
   double delta = 0;                             // the smallest effect of interest, >= 0
   std::string delta_reason;
   std::optional<double> paper_difference;       // the paper's printed treatment - baseline (or - bound)
+  ClaimEstimand estimand = ClaimEstimand::mean;  // what the claim judges (claim_test.hpp)
+  std::optional<std::pair<double, double>> range;  // every per-seed value's range (a bounded mean needs it)
+  std::string estimand_reason;                     // why this estimand (required for all but the mean)
 };
 
-// The power at which the minimum detectable effect and the seeds needed are given.
+// The power at which the planning command (`dmlbench power`) gives seeds needed.
 constexpr double claim_power = 0.8;
 // The most seeds the seeds-needed search considers.
 constexpr std::size_t claim_seeds_cap = 100;
 
-// {"test": "welch" | "one-sample" (the arms' layout), "unit": "seed", "alpha", "paper_sign", "treatment": {mean, sd,
-//  n}, "baseline": {...} | "bound", "smallest_effect", "smallest_effect_reason", "paper_difference" (null: none),
-//  "per_seed": {"pairing": "by seed" | "against the bound", "seeds", "differences", "mean", "sd", "n"},
-//  "single_look": {"p", "t", "df"} (Welch's or the one-sample t-test of the arms at this one look: a description,
-//  never a decision), and the decision (claim_statistics_decided): "decision": {"rule", "g", "family_size", "level",
-//  "multiplier", "t", "e_value", "log_e_value"}, "difference", "ci_low", "ci_high" (the confidence sequence at the
-//  level: the interval that decides), "power", "mde", "effect_to_detect", "seeds_needed" (null unless found),
-//  "seeds_needed_status", "paper_position", "outcome", "outcome_reason"}. Numbers without a value are null. Fewer
-// than two paired seeds (the quick profile): no test, outcome inconclusive, reason "1 seed ..." (or "no values ..."
-// where a side has none). Throws std::invalid_argument for bad inputs.
+// {"test": "two arms" | "against a bound", "unit": "seed", "alpha", "paper_sign", "estimand": {"kind", "range"
+//  (the differences' range, null but for a bounded mean), "reason"}, "treatment": {mean, sd, n}, "baseline": {...} |
+//  "bound", "smallest_effect", "smallest_effect_reason", "paper_difference" (null: none), "per_seed": {"pairing": "by
+//  seed" | "against the bound", "seeds", "differences", "mean", "sd", "n"}, and the decision
+//  (claim_statistics_decided): "decision": {"rule", "estimand", "g", "family_size", "family_rule", "selected", "level",
+//  "multiplier", "t", "paper_side", "other_side", "e_value", "log_e_value"}, "difference" (the mean), "ci_low",
+//  "ci_high" (the interval that decides; null for a typical seed), "paper_position", "outcome", "outcome_reason"}.
+//  Numbers without a value are null. Fewer than two paired seeds (the quick profile): no test, outcome inconclusive,
+//  reason "1 seed ..." (or "no values ..." where a side has none). Throws std::invalid_argument for bad inputs (a
+//  value outside the stated range among them).
 nlohmann::ordered_json claim_statistics(const ClaimSides& sides);
 
 // The family a claim is decided in: its size m, and for e-BH the number R it selects. The level is alpha / m
@@ -67,13 +70,27 @@ struct ClaimFamily {
 nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
 
 // The decision alone (outcome, deciding interval, level, e-value) at the family's level, without what
-// claim_statistics_decided adds to it (power, paper position, the bootstrap recurrence): for the looks of the report's
-// seed spending and the reversed mark. Throws std::invalid_argument for an object that is not testable and the
-// family's errors.
-AnytimeDecision claim_decision(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
+// claim_statistics_decided adds to it: for the looks of the report's seed spending. Throws std::invalid_argument for
+// an object that is not testable and the family's errors.
+ClaimDecision claim_decision(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
 
-// The e-value against "no difference" of a testable object (NaN without spread), for e-BH's ranking.
+// The test's input of a testable object read at `level` (claim_test.hpp). Throws std::invalid_argument for an object
+// that is not testable.
+ClaimTestInput claim_test_input(const nlohmann::ordered_json& statistics, double level);
+
+// The e-value against "no difference" of a testable object (NaN where no test applies), for e-BH's ranking.
 double claim_e_value(const nlohmann::ordered_json& statistics);
+
+// The object read at its first `seeds` per-seed differences (in seed order), its stop in the report's design:
+// "per_seed" holds those, "stop" records {"seeds", "of" (all the seeds it has), "first", "cap", "look_level"}, and
+// "later_seeds" keeps every per-seed difference (a labelled re-read, never the verdict). Throws std::invalid_argument
+// for seeds below 2 or above the object's, or an object that is not testable.
+struct ClaimDesign {
+  std::size_t first = 2, cap = 10;
+  double look_level = 0.05;
+};
+nlohmann::ordered_json claim_statistics_at(const nlohmann::ordered_json& statistics, std::size_t seeds,
+                                           const ClaimDesign& design);
 
 // Whether the object is a member of a decision family: per-seed differences of at least 2 seeds.
 bool claim_statistics_testable(const nlohmann::ordered_json& statistics);

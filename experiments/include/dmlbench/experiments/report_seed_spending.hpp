@@ -1,8 +1,9 @@
 // The seeds a reproduction stage of the report spends: after each look its claims are decided at
-// the family's level by their anytime-valid intervals (claim_statistics.hpp), and one more seed is added while a claim
-// is undecided and the stage's cap could still decide it. Looking after every seed is allowed: the interval's error
-// holds at any stopping time (anytime_t_test.hpp; the Monte Carlo test in test_anytime_t_test.cpp), and stopping for
-// futility never raises it.
+// the family's level by their tests (claim_test.hpp), and one more seed is added while a claim is undecided and the
+// stage's cap could still decide it. Looking after every seed is allowed: each test's error holds at any stopping time
+// of its own statistic, and stopping for futility never raises it. The report reads each claim at its own stop
+// (report_claim_stops.hpp), never at seeds another claim asked for; the design as a whole is checked by simulation
+// (tests/experiments/verdicts/test_report_design.cpp).
 #pragma once
 
 #include "dmlbench/experiments/claim_statistics.hpp"
@@ -35,20 +36,20 @@ struct SeedLook {
   bool more() const { return !waiting.empty(); }
 };
 
-// The stage's summary.json read at the family's level. An undecided claim is hopeless when the interval's half-width
-// at `cap` seeds, at the present sd, would be neither below |mean| (a side of 0) nor below delta - |mean| (inside the
-// equivalence band); a claim with fewer than 2 seeds always waits, and so does one without spread (every seed's
-// difference the same): such seeds estimate no sd, the t-test cannot judge them (the zero-spread rule,
-// welch_comparison.hpp), and the next seed can give them spread (an [XHN] Fig 3 row whose first four seeds are all
-// 100% or all 0% of the dots may be decided by a later seed with spread). A claim that never gains spread stops at
-// the cap. Throws std::runtime_error for a summary
-// without "variants".
-SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t cap);
+// The stage's summary.json read at the family's level, each claim at its own stop (claim_stop from the first look's
+// seeds; a claim stopped before the present seeds stays stopped): each claim decided by its test (claim_test.hpp), or hopeless
+// when the cap could not decide it (claim_could_decide_by: read from the claim's own statistic alone, so that a stop is
+// a stopping time of the claim's own e-process; a mean whose seeds all give the same difference stops there, since the
+// t-test cannot judge such data), or waiting; a claim with fewer than 2 seeds waits. Throws std::runtime_error for a
+// summary without "variants".
+SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t first,
+                       std::size_t cap);
 
 // The share of the family that e-BH's looks plan to select: a look under `--multiplicity bh` decides at
 // alpha x 0.6 (R = 0.6 m), where the Bonferroni looks decide at alpha / m. The report's verdicts are e-BH's at the R it
-// finds at the end, whatever the looks planned: a stopped e-process is an e-value at any stopping time, so the plan
-// sets only how many seeds are spent. 0.6 is bench/anytime_seed_budget.py's plan: at cap 10 it spends x1.51 today's
+// finds at the end, whatever the looks planned: each claim is read at its own stop (claim_stop), a stopping time of its
+// own e-process, where the stopped e-process is an e-value (optional stopping), so the plan sets only how many seeds
+// are spent. 0.6 is bench/anytime_seed_budget.py's plan: at cap 10 it spends x1.51 today's
 // stage-seconds for 15.6 undecided of 75, where looks at alpha / m spend x1.86 for 17.2 (bench/README.md).
 constexpr double kPlannedSelectedShare = 0.6;
 

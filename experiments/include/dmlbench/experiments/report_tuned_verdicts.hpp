@@ -20,9 +20,10 @@ struct TunedVerdicts {
   std::map<std::string, nlohmann::ordered_json> summaries;  // tuned stage -> its summary.json
 };
 
-// The tuned stages' summaries under work and their claim rows, decided at the p adjusted over the tuned rows.
+// The tuned stages' summaries under work and their claim rows, each read at its own stop in its stage's design
+// (report_claim_stops.hpp; `stages`: the report's plan) and decided over the tuned rows' own family.
 TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<TunedReproduction>& tuned,
-                                    PAdjustment method);
+                                    PAdjustment method, const std::vector<Stage>& stages = {});
 
 // "reversed" when the default and the tuned difference are each significant at their raw p (p < alpha) and of
 // opposite signs (a sign that flipped, whatever the adjusted verdicts say); else "robust" when the tuned

@@ -50,6 +50,12 @@ struct ReproductionMetric {
   // must state it.
   std::optional<double> smallest_effect;
   std::string smallest_effect_reason;
+  // What the claim judges (claim_test.hpp): "estimand" mean (default; the t-test, for continuous metrics), "bounded
+  // mean" (needs "range": [lo, hi], every per-seed value's range in scaled units) or "typical seed", with
+  // "estimand_reason" (required for all but the mean). A share ("counts") cannot take the mean: its per-seed values
+  // are bounded and pile up at 0, which the t-test does not model.
+  std::string estimand = "mean", estimand_reason;
+  std::optional<std::pair<double, double>> range;
 };
 struct ReproductionVariant {
   std::string name, change;
@@ -133,8 +139,6 @@ nlohmann::ordered_json summarize_variant(const Reproduction& r, const Reproducti
 
 // "mean +- std", or "mean (1 seed)"; the report and the command line print the same.
 std::string mean_std_text(const nlohmann::ordered_json& arm_entry, int precision = 1);
-// "p = 0.023", or "n/a (1 seed)" / "n/a (no spread)"
-std::string p_value_text(const nlohmann::ordered_json& row);
 
 // The variants to run: those named (all when `names` is empty; one unnamed variant, the config as it is, when the file
 // has none). Throws config_error for a name that is no variant of the file.

@@ -19,9 +19,20 @@
 
 namespace dmlbench::experiments {
 
-enum class TrainingOutcome { verified, refuted, not_reproduced, inconclusive };
-// "verified", "refuted", "not-reproduced", "inconclusive"
+// direction_only: the interval excludes 0 on the paper's side but lies inside (-delta, +delta): the direction holds and
+// the effect is smaller than the smallest of interest ("direction verified, smaller than delta"), counted apart from
+// verified.
+enum class TrainingOutcome { verified, refuted, not_reproduced, inconclusive, direction_only };
+// "verified", "refuted", "not-reproduced", "inconclusive", "direction-only"
 std::string training_outcome_name(TrainingOutcome o);
+
+// The reading of one deciding interval [low, high] of a difference whose paper side is paper_sign (+1: above 0):
+//   verified        the interval excludes 0 on the paper's side and reaches delta or beyond;
+//   direction_only  it excludes 0 on the paper's side and lies inside (-delta, +delta) (delta > 0);
+//   refuted         it excludes 0 on the other side;
+//   not_reproduced  it holds 0 and lies inside (-delta, +delta) (delta > 0);
+//   inconclusive    otherwise.
+TrainingOutcome interval_outcome(double low, double high, int paper_sign, double delta);
 
 // Where the paper's printed difference lies relative to our (1 - alpha) interval; none: no printed difference, or no
 // interval (zero spread).
