@@ -29,6 +29,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace ex = dmlbench::experiments;
@@ -73,7 +74,7 @@ ex::RunOptions run_options(const ReproduceRequest& q, const std::string& run_dir
 // runs read back already (null for the others); those run here are filled in. The first failure ends it (once the
 // runs still going have finished) with the tail of its log.
 void run_as_processes(const ex::Reproduction& r, const std::vector<ex::ReproductionRun>& runs, const ReproduceRequest& q,
-                      int jobs, std::vector<json>& metrics) {
+                      int jobs, std::vector<json>& metrics, const std::set<std::size_t>& fresh) {
   const std::vector<std::string> argv0 = {fs::read_symlink("/proc/self/exe").string(), "train", "--config", r.config};
   std::vector<ex::PoolJob> pool;
   std::vector<std::size_t> run_of;  // pool job -> run
@@ -88,8 +89,9 @@ void run_as_processes(const ex::Reproduction& r, const std::vector<ex::Reproduct
     const auto o = run_options(q, run.dir);
     job.argv.insert(job.argv.end(), {"--out", run.dir, "--work-root", o.work_root});
     if (q.resume) job.argv.push_back("--resume");
-    if (q.reuse) job.argv.push_back("--reuse-finished");
-    for (const auto& d : q.reuse_from) job.argv.insert(job.argv.end(), {"--reuse-from", d});
+    if (q.reuse && !fresh.count(i)) job.argv.push_back("--reuse-finished");
+    for (const auto& d : q.reuse_from)
+      if (!fresh.count(i)) job.argv.insert(job.argv.end(), {"--reuse-from", d});
     job_of[i] = long(pool.size());
     run_of.push_back(i);
     pool.push_back(job);
@@ -122,9 +124,11 @@ void run_as_processes(const ex::Reproduction& r, const std::vector<ex::Reproduct
   }
 }
 
-// The runs already finished under their keys, read back in order (a run that starts from another comes after it, so
+// The runs already finished under their keys, read back in order (`fresh`: those that must train anew, never read
+// back, since a run that trains starts from their weights) (a run that starts from another comes after it, so
 // its key can name that run's): a run folder's own, or a copy from a store. Null for each run that must train.
-std::vector<json> finished_runs(const std::vector<ex::ReproductionRun>& runs, const ReproduceRequest& q) {
+std::vector<json> finished_runs(const std::vector<ex::ReproductionRun>& runs, const ReproduceRequest& q,
+                                std::set<std::size_t>& fresh) {
   std::vector<json> metrics(runs.size());
   if (!q.reuse) return metrics;
   std::ostringstream quiet;  // the runs' own logs say where each came from; here, a count
@@ -135,6 +139,23 @@ std::vector<json> finished_runs(const std::vector<ex::ReproductionRun>& runs, co
         metrics[i] = std::move(*m);
         ++read;
       }
+  // a run read back whose dependant trains must leave its weights there: a copy from a store holds none, so that
+  // run trains again (the same key gives the same bits), and so on down a chain
+  for (bool again = true; again;) {
+    again = false;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const long d = runs[i].depends;
+      if (!metrics[i].is_null() || d < 0 || metrics[std::size_t(d)].is_null()) continue;
+      if (fs::exists(fs::path(runs[std::size_t(d)].dir) / "checkpoint_model.pt")) continue;
+      metrics[std::size_t(d)] = json();
+      fresh.insert(std::size_t(d));
+      fs::remove_all(runs[std::size_t(d)].dir);  // the copy: the run trains into an empty folder
+      --read;
+      again = true;
+      std::cerr << "[reproduce] " << runs[std::size_t(d)].dir << " trains again: " << runs[i].dir
+                << " starts from its weights, which its stored copy does not hold\n";
+    }
+  }
   std::cerr << "[reproduce] " << read << " of " << runs.size() << " runs finished before under the same run key "
             << "(config, trainer code, threads, device): read back, not trained\n";
   std::istringstream lines(quiet.str());  // but a damaged copy is said, one line each
@@ -186,9 +207,10 @@ void reproduce(const ReproduceRequest& q) {
                              "; scripts/fetch_data.sh fetches the bundled MNIST digits)");
   const auto lock = ex::FolderLock::take(q.out);  // one writer per folder, from before its first write
   std::map<std::string, std::map<std::string, std::vector<json>>> results;  // variant -> arm -> metrics
-  auto metrics = finished_runs(runs, q);
+  std::set<std::size_t> fresh;  // runs another starts from, whose stored copies hold no weights: trained anew
+  auto metrics = finished_runs(runs, q, fresh);
   const int jobs = q.jobs > 0 ? q.jobs : prof.jobs;
-  if (jobs > 1) run_as_processes(r, runs, q, jobs, metrics);
+  if (jobs > 1) run_as_processes(r, runs, q, jobs, metrics, fresh);
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t trained = 0, to_train = 0;
   for (const auto& m : metrics) to_train += m.is_null() ? 1 : 0;
@@ -197,7 +219,12 @@ void reproduce(const ReproduceRequest& q) {
     const auto& run = runs[i];
     std::cerr << "[reproduce] " << r.id << " run " << i + 1 << "/" << runs.size() << ": "
               << (run.variant.empty() ? "" : run.variant + " ") << run.arm << " seed " << run.config.seed << std::endl;
-    metrics[i] = ex::train_run(run.config, run_options(q, run.dir), std::cerr);
+    auto o = run_options(q, run.dir);
+    if (fresh.count(i)) {
+      o.reuse_finished = false;
+      o.reuse_from.clear();
+    }
+    metrics[i] = ex::train_run(run.config, o, std::cerr);
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     ++trained;
     std::cerr << "[reproduce] " << trained << "/" << to_train << " runs trained, " << std::fixed << std::setprecision(0)
