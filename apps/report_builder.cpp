@@ -211,6 +211,10 @@ std::string why_text(const ReportConfig& cfg, const ex::Stage& s) {
 void execute_stage(Run& run, std::size_t k) {
   const auto& s = run.stages[k];
   const std::string dir = run.cfg.work + "/" + s.name;
+  // what its outputs cost when first made: a stage that reads its runs back runs in seconds, yet its runs took what
+  // they took to train, so it stays in the store as long as they would have kept it there
+  const json before = last_record(run.cfg, s);
+  const double earlier = before.is_object() ? before.value("cost_seconds", before.value("seconds", 0.0)) : 0.0;
   const std::string log = prepare_stage_dir(run, s, dir);
   const auto t0 = Clock::now();
   if (s.notebooks)
@@ -222,9 +226,11 @@ void execute_stage(Run& run, std::size_t k) {
   json j = {{"stage", s.name},          {"title", s.title},       {"profile", run.cfg.profile}, {"config_hash", s.hash},
             {"git_revision", run.revision}, {"finished", ex::utc_now_text()}, {"seconds", secs},           {"commands", printed},
             {"machine", ex::machine_record()}, {"config", s.config}, {"code_files", s.code_files}};
+  const double cost = std::max(secs, earlier);
+  j["cost_seconds"] = cost;
   ex::write_file_atomically(dir + "/stage.json", j.dump(2) + "\n");
   fs::remove_all(ex::previous_stage_dir(run.cfg, s.name));  // every run it held that this config has is read back
-  if (ex::worth_storing(run.cfg, secs)) ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));  // a later session or machine restores it
+  if (ex::worth_storing(run.cfg, cost)) ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));  // a later session or machine restores it
   run.done.records[s.name] = j;
   std::cerr << "[report] stage " << s.name << " done in " << duration(secs) << "; elapsed "
             << duration(seconds_since(run.t_start)) << ", ETA " << duration(seconds_left(run, k + 1)) << std::endl;
@@ -244,7 +250,8 @@ void run_stage(Run& run, std::size_t k) {
   }
   if (auto current = ex::current_stage_record(run.cfg, s)) {
     // one that finished before the report folder held its copy (another folder, an older store) is stored now
-    if (!ex::stored_stage_record(run.cfg, s) && ex::worth_storing(run.cfg, current->value("seconds", 0.0)))
+    if (!ex::stored_stage_record(run.cfg, s) &&
+        ex::worth_storing(run.cfg, current->value("cost_seconds", current->value("seconds", 0.0))))
       ex::save_stage(run.cfg, s, ex::run_files_read(run.manifest));
     run.done.records[s.name] = *current;
     run.done.cached.insert(s.name);

@@ -91,4 +91,40 @@ assert "runs because: its inputs changed" in out, out
 assert "2 of 4 runs finished before under the same run key" in out, out
 now = keys()
 assert [now[str(r)] == loop_keys[str(r)] for r in runs] == [True, True, False, False], now
+
+# an arm that starts from another's weights (init_from), after its source runs were read back from the report's
+# stage store, whose copies hold no weights: the source runs train anew and the dependant trains from them (without
+# it the dependant failed: "not a finished run (no metrics.json and checkpoint_model.pt there)")
+fixture["arms"].append({"name": "later", "label": "triplet, from random's weights", "init_from": "random",
+                        "set": {"miner.name": "trip-sh"}})
+# the source arm runs one whole epoch of 3 steps (a run stopped by max_steps inside an epoch leaves no weights)
+fixture["arms"][0]["set"].update({"schedule.max_steps": -1, "schedule.epochs": 1, "schedule.steps_per_epoch": 3})
+(reproductions / "fx_cache.json").write_text(json.dumps(fixture, indent=2))
+stored = [a if a != "--store-from" else a for a in report]
+stored[stored.index("--store-from") + 1] = "0"
+out = run(*stored)  # every run of the stage lands in reports/stages/fx-cache
+assert (work / "reports/stages/fx-cache/random/seed1/metrics.json").exists(), out
+assert not (work / "reports/stages/fx-cache/random/seed1/checkpoint_model.pt").exists(), "a stored copy holds weights"
+shutil.rmtree(work / "work/fx-cache")  # a fresh machine: only the store holds the runs
+fixture["arms"][2]["set"]["optimizer.lr"] = 0.003  # the dependant's config moves: it must train
+(reproductions / "fx_cache.json").write_text(json.dumps(fixture, indent=2))
+out = run(*stored)
+assert "trains again: " in out and "starts from its weights, which its stored copy does not hold" in out, out
+assert "2 of 6 runs finished before under the same run key" in out, out  # eps read back; random trains anew
+for k in (1, 2):
+    assert (work / f"work/fx-cache/later/seed{k}/metrics.json").exists(), out
+    assert (work / f"work/fx-cache/random/seed{k}/run_key.json").exists(), out
+
+# the store keeps a stage whose runs were read back: after a one-line change to the verdict code the stage reruns in
+# seconds (below --store-from), yet its stored copy is replaced, not dropped (its runs cost what they took to train)
+append("experiments/src/verdicts/anytime_t_test.cpp", "\n// another one-line change\n")
+stored_record = json.loads((work / "reports/stages/fx-cache/stage.json").read_text())
+threshold = 0.9 * stored_record["seconds"]  # the trained stage is worth storing at it, a read-back one is not
+stored[stored.index("--store-from") + 1] = str(threshold)
+out = run(*stored)
+assert "6 of 6 runs finished before under the same run key" in out, out
+kept = json.loads((work / "reports/stages/fx-cache/stage.json").read_text())
+assert kept["seconds"] < threshold, ("the read-back stage took as long as training: the check proves nothing", kept)
+assert kept["config_hash"] != stored_record["config_hash"], "the store dropped or kept the stage's old record"
+assert kept["cost_seconds"] >= stored_record["seconds"], kept
 print("ok")
