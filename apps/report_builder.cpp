@@ -10,6 +10,7 @@
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
+#include "dmlbench/experiments/report_paper_sheets.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
@@ -272,6 +273,20 @@ void run_stage(Run& run, std::size_t k) {
   execute_stage(run, k);
 }
 
+// Each paper's erratum sheet (report_paper_sheets.hpp) into out_new/papers/.
+void write_paper_sheets(const ReportConfig& cfg, const std::vector<ex::Reproduction>& repros,
+                        const std::vector<ex::ClaimRow>& rows, const std::string& out_new) {
+  std::map<std::string, std::string> commands;
+  for (const auto& r : repros)
+    for (const auto& m : r.metrics)
+      if (!m.claim.empty())
+        commands[m.claim] = "dmlbench reproduce --file " + fs::relative(r.file, cfg.source_dir).generic_string() +
+                            " --profile " + cfg.profile + " --out <dir>";
+  fs::create_directories(out_new + "/papers");
+  for (const auto& [paper, md] : ex::paper_sheets_markdown(rows, commands))
+    ex::write_file_atomically(out_new + "/papers/" + paper + ".md", md);
+}
+
 // Writes the report into out_new from the work folder's claims, summaries and figures, then swaps it in.
 void assemble(const Run& run, const std::string& out_new) {
   const auto& cfg = run.cfg;
@@ -279,6 +294,8 @@ void assemble(const Run& run, const std::string& out_new) {
             << cfg.out << "/REPORT.md" << std::endl;
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
+  // scopes first: the papers' own rows are decided as a family of their own (training_family_of)
+  const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
   const std::size_t stopped = ex::read_claims_at_their_stops(claims.rows, claims.summaries, run.stages);
   std::cerr << "[report] each training claim read at its own stop: " << stopped
             << " before the seeds their arms hold (the later seeds a labelled re-read)\n";
@@ -294,7 +311,8 @@ void assemble(const Run& run, const std::string& out_new) {
   }
   const auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
                                                ex::p_adjustment_named(cfg.multiplicity), run.stages);  // their own family
-  const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
+  const auto contested = ex::mark_contested(claims.rows, tuned);  // a direction that turns under equal tuning
+  std::cerr << "[report] contested (a direction that turns with both arms tuned alike): " << contested.size() << "\n";
   if (!unscoped.empty()) {
     std::string list;
     for (const auto& u : unscoped) list += (list.empty() ? "" : ", ") + u;
@@ -316,6 +334,7 @@ void assemble(const Run& run, const std::string& out_new) {
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims, &tuned).dump(2) + "\n");
   ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));
+  write_paper_sheets(cfg, repros, claims.rows, out_new);
   ex::swap_in_report(out_new, cfg.out);  // the old report stays until the new one is complete
 }
 

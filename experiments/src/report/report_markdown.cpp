@@ -1,6 +1,8 @@
 // REPORT.md: summary, claims, errata, refutations, each reproduction, what is not run here, figures and stages.
 #include "dmlbench/experiments/report_markdown.hpp"
 
+#include "dmlbench/experiments/report_paper_sheets.hpp"
+
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
@@ -32,7 +34,7 @@ std::string report_header_markdown(const ReportConfig& cfg, const std::string& g
   md << " Every row below is generated from the runs' JSON (`claims.json` beside this file); what each row judges "
         "against its paper's text (scope, quote, assumptions, deviations) is in `AUDIT.md` beside this file.\n\n";
   const std::string tally = paper_tally_markdown(rows);
-  if (!tally.empty()) md << tally << "\n";
+  if (!tally.empty()) md << tally << "\n" << paper_sheets_index_markdown(rows);
   if (!training.empty()) md << training_outcomes_definition_markdown() << "\n";
   md << "## Claims\n\n" << claims_table_markdown(rows) << "\n";
   md << "## Errata\n\nEvery printed equation the bench found wrong, with the witness and the corrected form.\n\n"

@@ -4,6 +4,7 @@
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/count_claim_statistics.hpp"
+#include "dmlbench/experiments/report_claim_scope.hpp"
 #include "report_text.hpp"
 
 #include <algorithm>
@@ -115,20 +116,39 @@ std::string refuted_witness(const json& s) {
 
 }  // namespace
 
-std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method) {
-  std::vector<std::size_t> at;
+std::string training_family_of(const ClaimRow& r) {
+  return judges_the_paper(r.scope.scope) ? "the papers' own statements" : "extensions and variants";
+}
+
+namespace {
+
+// Decides the rows `at` (testable training rows) as one family.
+void decide_family(std::vector<ClaimRow>& rows, const std::vector<std::size_t>& at, PAdjustment method,
+                   bool named) {
   std::vector<double> e;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (rows[i].training() && claim_statistics_testable(rows[i].statistics)) {
-      at.push_back(i);
-      e.push_back(claim_e_value(rows[i].statistics));
-    }
+  for (const std::size_t i : at) e.push_back(claim_e_value(rows[i].statistics));
   ClaimFamily family{std::max<std::size_t>(at.size(), 1), 0};
   if (method == PAdjustment::benjamini_hochberg && !at.empty()) {
     const double alpha = rows[at.front()].statistics.value("alpha", 0.05);
     family.selected = std::max<std::size_t>(e_bh_selected(e, alpha), 1);  // R = 0: the level of R = 1, selects none
   }
-  for (const std::size_t i : at) rows[i].statistics = claim_statistics_decided(rows[i].statistics, family);
+  for (const std::size_t i : at) {
+    rows[i].statistics = claim_statistics_decided(rows[i].statistics, family);
+    if (named) rows[i].statistics["decision"]["family"] = training_family_of(rows[i]);
+  }
+}
+
+}  // namespace
+
+std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method) {
+  std::map<std::string, std::vector<std::size_t>> families;
+  std::size_t testable = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (rows[i].training() && claim_statistics_testable(rows[i].statistics)) {
+      families[training_family_of(rows[i])].push_back(i);
+      ++testable;
+    }
+  for (const auto& [name, at] : families) decide_family(rows, at, method, families.size() > 1);
   for (auto& r : rows) {
     if (!r.training()) continue;
     r.verdict = r.statistics.value("outcome", "inconclusive");
@@ -136,26 +156,39 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
     r.measured += "; " + training_statistics_text(r.statistics);
     r.witness = r.verdict == "refuted" ? refuted_witness(r.statistics) : "";
   }
-  return at.size();
+  return testable;
 }
 
 std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdjustment method) {
-  std::size_t n = 0, family = 0;
-  std::map<std::string, int> counts = {{"verified", 0},     {"direction-only", 0}, {"refuted", 0},
-                                       {"not-reproduced", 0}, {"inconclusive", 0}};
+  struct Counts {
+    std::size_t n = 0, family = 0;
+    std::map<std::string, int> by;
+  };
+  std::map<std::string, Counts> families;
+  std::size_t n = 0;
   for (const auto& r : rows)
     if (r.training()) {
       ++n;
-      ++counts[r.verdict];
-      if (r.statistics.contains("decision")) ++family;
+      Counts& c = families[training_family_of(r)];
+      ++c.n;
+      ++c.by[r.verdict];
+      if (r.statistics.contains("decision")) ++c.family;
     }
   if (n == 0) return "";
   std::ostringstream o;
   o << n << " training claims, each decided on its per-seed differences by the test of its estimand at its own stop, "
-    << "at the level of " << method_text(method) << " over the " << family
-    << " with at least two seeds (the family; the guarantee is over the claims that family selects):";
-  for (const char* k : {"verified", "direction-only", "refuted", "not-reproduced", "inconclusive"})
-    o << " " << counts[k] << " " << k << ";";
+    << "at the level of " << method_text(method) << " within its family (the guarantee is over the claims each "
+    << "family selects)";
+  const bool split = families.size() > 1 || !families.count("extensions and variants");
+  if (!split) o << ", one family of the " << families.begin()->second.family << " with at least two seeds:";
+  for (const auto& [name, c] : families) {
+    if (split)
+      o << "; " << name << ": " << c.n << " rows, a family of the " << c.family << " with at least two seeds"
+        << (name == "the papers' own statements" ? " (the rows that count for or against a paper are controlled "
+                                                   "among themselves)" : "") << ":";
+    for (const char* k : {"verified", "direction-only", "refuted", "contested", "not-reproduced", "inconclusive"})
+      if (c.by.count(k) || std::string(k) != "contested") o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
+  }
   return o.str();
 }
 

@@ -100,12 +100,44 @@ int significant_sign(const json& statistics) {
 
 }  // namespace
 
+namespace {
+
+// +1 for a row decided on the paper's side (verified, direction-only), -1 for refuted, 0 otherwise.
+int decided_side(const std::string& outcome) {
+  if (outcome == "verified" || outcome == "direction-only") return +1;
+  return outcome == "refuted" ? -1 : 0;
+}
+
+// The default row's own outcome (its verdict may have become "contested").
+std::string default_outcome(const ClaimRow& d) {
+  return d.training() ? d.statistics.value("outcome", d.verdict) : d.verdict;
+}
+
+}  // namespace
+
 std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows) {
   const auto* d = row_with_id(default_rows, tuned.id);
   if (!d) return "-";
   const int a = significant_sign(d->statistics), b = significant_sign(tuned.statistics);
   if (a != 0 && b != 0 && a != b) return "reversed";
-  return d->verdict == tuned.verdict ? "robust" : "fragile";
+  return default_outcome(*d) == tuned.verdict ? "robust" : "fragile";
+}
+
+
+std::vector<std::string> mark_contested(std::vector<ClaimRow>& default_rows, const TunedVerdicts& t) {
+  std::vector<std::string> marked;
+  for (auto& d : default_rows) {
+    const ClaimRow* tuned = row_with_id(t.rows, d.id);
+    if (!d.training() || !tuned) continue;
+    const int a = decided_side(default_outcome(d)), b = decided_side(tuned->verdict);
+    if (a == 0 || b == 0 || a == b) continue;
+    d.note = default_outcome(d) + " at the default settings, " + tuned->verdict +
+             " with both arms tuned by the same search budget (" + tuned->measured.substr(0, 400) +
+             "): the direction turns on settings the paper does not print. " + d.note;
+    d.verdict = "contested";
+    marked.push_back(d.id);
+  }
+  return marked;
 }
 
 std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows,
@@ -131,7 +163,7 @@ std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<Cl
       for (const auto& m : s.tuned.metrics) mine = mine || m.claim == r.id;
       if (!mine) continue;
       const auto* d = row_with_id(default_rows, r.id);
-      o << "| " << markdown_cell(r.id) << " | " << (d ? d->verdict : std::string("-")) << " | " << r.verdict << " | "
+      o << "| " << markdown_cell(r.id) << " | " << (d ? default_outcome(*d) : std::string("-")) << " | " << r.verdict << " | "
         << robustness(r, default_rows) << " | " << markdown_cell(r.measured) << " |\n";
     }
     o << "\n";
@@ -143,7 +175,7 @@ json tuned_verdicts_json(const TunedVerdicts& t, const std::vector<ClaimRow>& de
   json claims = json::array(), studies = json::array();
   for (const auto& r : t.rows) {
     const auto* d = row_with_id(default_rows, r.id);
-    claims.push_back({{"id", r.id}, {"default", d ? json(d->verdict) : json(nullptr)}, {"tuned", r.verdict},
+    claims.push_back({{"id", r.id}, {"default", d ? json(default_outcome(*d)) : json(nullptr)}, {"tuned", r.verdict},
                       {"mark", robustness(r, default_rows)}, {"measured", r.measured}, {"statistics", r.statistics}});
   }
   for (const auto& s : t.studies) {

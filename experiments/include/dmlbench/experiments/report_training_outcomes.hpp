@@ -15,7 +15,13 @@
 
 namespace dmlbench::experiments {
 
-// Decides every training row with per-seed differences at the family's level (its verdict the outcome, its note the
+// The family a training row is decided in: "the papers' own statements" (scope as-printed or reconstructed) or
+// "extensions and variants" (every other row, and every row before scopes are attached). The rows that count for or
+// against a paper form their own family, so that the false discovery rate e-BH controls is over them alone; the
+// bench's own comparisons are decided apart and cannot raise or lower the level the papers' rows are read at.
+std::string training_family_of(const ClaimRow& r);
+
+// Decides every training row with per-seed differences at its family's level (training_family_of) (its verdict the outcome, its note the
 // reason, its measured text followed by the difference [deciding interval], the level, the e-value, delta, and for an
 // inconclusive row the effect detectable at this level and the seeds needed), and returns the family size. Rows that
 // are not training rows are left as they are.

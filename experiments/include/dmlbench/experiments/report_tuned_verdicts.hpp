@@ -30,6 +30,13 @@ TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<T
 // row's verdict is the default row's, "fragile" when not; "-" without a default row.
 std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& default_rows);
 
+// The counting rule for a sign that turns on settings the paper does not print: a default training row decided in one
+// direction (verified or direction-only against refuted) whose tuned row, both arms tuned with the same budget, is
+// decided in the other direction at the tuned family's level, is **contested**: its verdict becomes "contested" and its
+// note says both readings; the per-paper counts keep it apart from verified and refuted. Its statistics keep the
+// default decision ("outcome"). Returns the ids marked.
+std::vector<std::string> mark_contested(std::vector<ClaimRow>& default_rows, const TunedVerdicts& t);
+
 // The section of REPORT.md ("" without tuned studies): per tuned reproduction, each claim's default and tuned verdict
 // and its mark, then each arm's chosen settings, validation objective and trials.
 std::string tuned_verdicts_markdown(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows,

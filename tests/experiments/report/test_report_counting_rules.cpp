@@ -1,0 +1,116 @@
+// The rules by which a row counts against its paper: a direction that turns under equal tuning is contested; the
+// papers' own rows form their own decision family apart from the bench's extensions; every finding on a paper's own
+// statements stands on that paper's sheet with its quote, place, reading and reproduce command.
+#include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_paper_sheets.hpp"
+#include "dmlbench/experiments/report_training_outcomes.hpp"
+#include "dmlbench/experiments/report_tuned_verdicts.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace ex = dmlbench::experiments;
+
+namespace {
+
+// A training row of 10 seeds whose per-seed differences are m + a fixed spread (sd about 0.3), the paper's side above.
+ex::ClaimRow training_row(const std::string& id, double m, const std::string& scope = "as-printed") {
+  const std::vector<double> z = {-0.4, -0.3, -0.2, -0.1, 0, 0.05, 0.15, 0.2, 0.3, 0.3};
+  ex::ClaimSides s;
+  s.baseline = std::vector<double>{};
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    s.baseline->push_back(50 + double(i));
+    s.treatment.push_back(s.baseline->back() + m + z[i]);
+  }
+  s.delta = 0.5;
+  s.delta_reason = "a test";
+  ex::ClaimRow r;
+  r.id = id;
+  r.paper = "LCC";
+  r.where = "Table 1";
+  r.layer = "experiments";
+  r.statement = "S-" + id;
+  r.scope.scope = scope;
+  r.scope.quote = "Q-" + id;
+  r.statistics = ex::claim_statistics(s);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("counting rule [LCC Table 1]: a direction that turns with both arms tuned alike is contested, not refuted",
+          "[report][counting]") {
+  std::vector<ex::ClaimRow> rows = {training_row("turns", -3), training_row("holds", -3), training_row("open", -3)};
+  ex::decide_training_claims(rows, ex::PAdjustment::holm);
+  REQUIRE(rows[0].verdict == "refuted");
+  ex::TunedVerdicts t;
+  t.rows = {training_row("turns", 3), training_row("holds", -3), training_row("open", 0.01)};
+  ex::decide_training_claims(t.rows, ex::PAdjustment::holm);
+  REQUIRE(t.rows[0].verdict == "verified");
+  const auto marked = ex::mark_contested(rows, t);
+  CHECK(marked == std::vector<std::string>{"turns"});
+  CHECK(rows[0].verdict == "contested");
+  CHECK_THAT(rows[0].note, Catch::StartsWith("refuted at the default settings, verified with both arms tuned"));
+  CHECK(rows[0].statistics["outcome"] == "refuted");  // the default decision is kept
+  // the controls: a tuned row in the same direction, and one that decides nothing, leave the verdict as it is
+  CHECK(rows[1].verdict == "refuted");
+  CHECK(rows[2].verdict == "refuted");
+  // the tuned table reads the default row's own outcome: the flip is shown as it is
+  CHECK(ex::robustness(t.rows[0], rows) == "reversed");
+}
+
+TEST_CASE("counting rule: the papers' own training rows are decided as a family apart from the extensions",
+          "[report][counting]") {
+  // two own rows and two extension rows; each family of 2 at Bonferroni reads at 0.05 / 2
+  std::vector<ex::ClaimRow> rows = {training_row("own-a", 3), training_row("own-b", 3),
+                                    training_row("ext-a", 3, "extension"), training_row("ext-b", 3, "variant")};
+  ex::decide_training_claims(rows, ex::PAdjustment::holm);
+  for (const auto& r : rows) {
+    INFO(r.id);
+    CHECK(r.statistics["decision"]["family_size"] == 2);
+    CHECK(r.statistics["decision"]["family"] == ex::training_family_of(r));
+  }
+  CHECK(ex::training_family_of(rows[0]) == "the papers' own statements");
+  CHECK(ex::training_family_of(rows[2]) == "extensions and variants");
+  const std::string counts = ex::training_outcome_counts_text(rows, ex::PAdjustment::holm);
+  CHECK_THAT(counts, Catch::Contains("the papers' own statements: 2 rows") &&
+                         Catch::Contains("extensions and variants: 2 rows"));
+  // the control: rows without scopes are one family of 4
+  std::vector<ex::ClaimRow> plain = {training_row("a", 3, ""), training_row("b", 3, ""), training_row("c", 3, ""),
+                                     training_row("d", 3, "")};
+  ex::decide_training_claims(plain, ex::PAdjustment::holm);
+  CHECK(plain[0].statistics["decision"]["family_size"] == 4);
+  CHECK_FALSE(plain[0].statistics["decision"].contains("family"));
+}
+
+TEST_CASE("erratum sheets: each finding on a paper's own statements with its quote, place, reading and command",
+          "[report][counting]") {
+  std::vector<ex::ClaimRow> rows = {training_row("refuted-own", -3), training_row("verified-own", 3),
+                                    training_row("refuted-ext", -3, "extension")};
+  ex::decide_training_claims(rows, ex::PAdjustment::holm);
+  rows[0].scope.assumptions = {"A-fixed"};
+  const std::map<std::string, std::string> commands = {
+      {"refuted-own", "dmlbench reproduce --file x.json --profile default --out <dir>"}};
+  const auto sheets = ex::paper_sheets_markdown(rows, commands);
+  REQUIRE(sheets.count("LCC") == 1);
+  const std::string& md = sheets.at("LCC");
+  CHECK_THAT(md, Catch::Contains("### `refuted-own`: refuted") && Catch::Contains("([LCC] Table 1): Q-refuted-own") &&
+                     Catch::Contains("fixed by the check, left free by the paper: A-fixed") &&
+                     Catch::Contains("**Reproduce**: `dmlbench reproduce --file x.json") &&
+                     Catch::Contains("**What would change it**"));
+  CHECK_THAT(md, Catch::Contains("| `verified-own` | Table 1 | S-verified-own | verified |"));
+  CHECK_THAT(md, !Catch::Contains("refuted-ext"));  // an extension counts for no paper
+  CHECK_THAT(ex::paper_sheets_index_markdown(rows), Catch::Contains("- [[LCC]](papers/LCC.md): 1 refuted, 1 verified"));
+  // the negative controls: a finding without its quote, or without a command, is refused naming the row and field
+  auto no_quote = rows;
+  no_quote[0].scope.quote.clear();
+  CHECK_THROWS_WITH(ex::paper_sheets_markdown(no_quote, commands),
+                    Catch::Contains("sheet LCC: row refuted-own: no quote"));
+  CHECK_THROWS_WITH(ex::paper_sheets_markdown(rows, {}), Catch::Contains("row refuted-own: no reproduce command"));
+  auto no_place = rows;
+  no_place[0].where.clear();
+  CHECK_THROWS_WITH(ex::paper_sheets_markdown(no_place, commands), Catch::Contains("no place"));
+}
