@@ -35,7 +35,7 @@ std::string power_text(const json& s) {
   std::ostringstream o;
   o << "; the design (looks from " << s["stop"].value("first", 0) << " to " << s["stop"].value("cap", 0)
     << " seeds) decides an effect of " << fixed1(p.value("effect", 0.0)) << " at sd " << fixed1(p.value("sd", 0.0))
-    << " with probability " << std::setprecision(2) << p.value("power", 0.0) << " (simulated)";
+    << " with probability " << std::fixed << std::setprecision(2) << p.value("power", 0.0) << " (simulated)";
   return o.str();
 }
 
@@ -89,8 +89,12 @@ std::string training_statistics_text(const json& s) {
   }
   const json& d = s["decision"];
   const std::size_t n = s["per_seed"]["n"].get<std::size_t>();
-  o << "difference " << signed_fixed1(s["difference"]) << " " << reading_text(s, d, n) << " over " << n << " seeds "
-    << s["per_seed"].value("pairing", "") << ", " << claim_level_text(s) << "); E = ";
+  if (d.value("estimand", "mean") == "typical seed")
+    o << reading_text(s, d, n) << ", " << s["per_seed"].value("pairing", "") << ", " << claim_level_text(s)
+      << "); E = ";
+  else
+    o << "difference " << signed_fixed1(s["difference"]) << " " << reading_text(s, d, n) << " over " << n
+      << " seeds " << s["per_seed"].value("pairing", "") << ", " << claim_level_text(s) << "); E = ";
   if (d["e_value"].is_number()) o << std::setprecision(2) << d["e_value"].get<double>();
   else o << "n/a";
   if (d.value("estimand", "mean") != "typical seed") o << "; delta " << fixed1(s.value("smallest_effect", 0.0));

@@ -108,9 +108,9 @@ int decided_side(const std::string& outcome) {
   return outcome == "refuted" ? -1 : 0;
 }
 
-// The default row's own outcome (its verdict may have become "contested").
+// The default row's own verdict (a contested row's is the outcome its statistics keep).
 std::string default_outcome(const ClaimRow& d) {
-  return d.training() ? d.statistics.value("outcome", d.verdict) : d.verdict;
+  return d.verdict == "contested" && d.training() ? d.statistics.value("outcome", d.verdict) : d.verdict;
 }
 
 }  // namespace

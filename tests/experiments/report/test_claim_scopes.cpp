@@ -321,7 +321,7 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
   CHECK_THAT(ex::verdict_counts_text(variant), Catch::StartsWith("1 claims on the papers' own statements (as printed "
                                                                  "or reconstructed): 1 refuted; apart from them, 2 "
                                                                  "extensions and variants"));
-  CHECK_THAT(ex::paper_tally_markdown(variant), Catch::Contains("| [XHN] | 2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 |"));
+  CHECK_THAT(ex::paper_tally_markdown(variant), Catch::Contains("| [XHN] | 2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 |"));
   // one table a paper, the extensions in their own
   std::vector<ex::ClaimRow> two = rows;
   two.push_back(row("d", "LCC", "not-reproduced", "experiments"));
@@ -329,13 +329,13 @@ TEST_CASE("claim scopes: extensions are counted apart from the papers' own state
   two.push_back(row("e", "LCC", "erratum"));
   two.back().scope.scope = "reconstructed";
   const std::string tally = ex::paper_tally_markdown(two);
-  CHECK_THAT(tally, Catch::Contains("| paper | rows | verified | direction only | refuted | erratum | not reproduced | "
-                                    "inconclusive | other |"));
-  CHECK_THAT(tally, Catch::Contains("| [LCC] | 2 | 0 | 0 | 0 | 1 | 1 | 0 | 0 |"));
-  CHECK_THAT(tally, Catch::Contains("| [XHN] | 2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 |"));
+  CHECK_THAT(tally, Catch::Contains("| paper | rows | verified | direction only | refuted | contested | erratum | "
+                                    "not reproduced | inconclusive | other |"));
+  CHECK_THAT(tally, Catch::Contains("| [LCC] | 2 | 0 | 0 | 0 | 0 | 1 | 1 | 0 | 0 |"));
+  CHECK_THAT(tally, Catch::Contains("| [XHN] | 2 | 1 | 0 | 1 | 0 | 0 | 0 | 0 | 0 |"));
   const auto ext = tally.find("The extensions and variants");
   REQUIRE(ext != std::string::npos);
-  CHECK(tally.find("| [XHN] | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 |", ext) != std::string::npos);  // b, apart
+  CHECK(tally.find("| [XHN] | 1 | 0 | 0 | 1 | 0 | 0 | 0 | 0 | 0 |", ext) != std::string::npos);  // b, apart
   CHECK(ex::paper_tally_markdown(as_printed).find("None.") != std::string::npos);  // the control: no extension left
   CHECK(ex::paper_tally_markdown({row("z", "XHN", "verified")}).empty());        // no scopes attached
   CHECK_THAT(ex::refutations_markdown(rows), Catch::Contains("`b` (extension: the bench's own comparison"));

@@ -169,8 +169,9 @@ TEST_CASE("report on fixture runs: a row per fixture claim with its verdict, the
     CHECK_THAT(claims_table_row(md, id), Catch::EndsWith(std::string("| **") + verdict + "** |"));
   }
   CHECK_THAT(md, Catch::Contains("3 claims on the papers' own statements") && Catch::Contains("(7 rows in all)."));
-  // the fixture's paper, counted alone: verified, direction only, refuted, erratum, not reproduced, inconclusive, other
-  CHECK_THAT(md, Catch::Contains("| [LCC] | 3 | 1 | 0 | 1 | 0 | 1 | 0 | 0 |"));
+  // the fixture's paper, counted alone: verified, direction only, refuted, contested, erratum, not reproduced,
+  // inconclusive, other
+  CHECK_THAT(md, Catch::Contains("| [LCC] | 3 | 1 | 0 | 1 | 0 | 0 | 1 | 0 | 0 |"));
   CHECK_THAT(md, Catch::Contains("FIXTURE-CORRECTED-FORM") && Catch::Contains("FIXTURE-WHY"));
   CHECK_THAT(md, Catch::Contains("![[XHN] Fig 0](figures/fixture_line.png)") && Catch::Contains("FIXTURE-CAPTION"));
   CHECK(fs::file_size(dir / "reports/figures/fixture_line.png") > 100);
@@ -296,7 +297,8 @@ TEST_CASE("report: training claims decided by the anytime interval at the family
                                      "probability "));
   CHECK_THAT(md, Catch::Contains("3 training claims, each decided on its per-seed differences by the test of its "
                                  "estimand at its own stop, at the level of Bonferroni on e-values (family-wise error) "
-                                 "over the 3") &&
+                                 "within its family") &&
+                     Catch::Contains("the papers' own statements: 3 rows, a family of the 3 with at least two seeds") &&
                      Catch::Contains("1 verified; 0 direction-only; 1 refuted; 0 not-reproduced; 1 inconclusive;"));
   CHECK_THAT(md, Catch::Contains("## Verdicts that moved") &&
                      Catch::Contains("| `lcc-table1-r1-test-digits` | not-reproducible | **inconclusive** |"));

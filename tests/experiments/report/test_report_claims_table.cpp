@@ -212,9 +212,9 @@ TEST_CASE("training claims: decided over the report's family by the anytime inte
   CHECK_FALSE(sb.contains("design_power"));  // no design of looks recorded (no stop): no power is claimed for one
   CHECK_THAT(ex::training_outcome_counts_text(bonferroni, ex::PAdjustment::holm),
              Catch::Equals("4 training claims, each decided on its per-seed differences by the test of its estimand at "
-                           "its own stop, at the level of Bonferroni on e-values (family-wise error) over the 3 with at "
-                           "least two seeds (the family; the guarantee is over the claims that family selects): 1 "
-                           "verified; 0 direction-only; 0 refuted; 0 not-reproduced; 3 inconclusive;"));
+                           "its own stop, at the level of Bonferroni on e-values (family-wise error) within its family "
+                           "(the guarantee is over the claims each family selects), one family of the 3 with at least "
+                           "two seeds: 1 verified; 0 direction-only; 0 refuted; 0 not-reproduced; 3 inconclusive;"));
   const json j = ex::claims_json(bonferroni);
   CHECK(j[2]["statistics"]["outcome"] == "inconclusive");
   CHECK(j[2]["statistics"].contains("ci_low"));
