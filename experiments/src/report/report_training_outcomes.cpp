@@ -128,7 +128,7 @@ namespace {
 
 // Decides the rows `at` (testable training rows) as one family.
 void decide_family(std::vector<ClaimRow>& rows, const std::vector<std::size_t>& at, PAdjustment method,
-                   bool named) {
+                   bool named, bool with_design_power) {
   std::vector<double> e;
   for (const std::size_t i : at) e.push_back(claim_e_value(rows[i].statistics));
   ClaimFamily family{std::max<std::size_t>(at.size(), 1), 0};
@@ -137,14 +137,14 @@ void decide_family(std::vector<ClaimRow>& rows, const std::vector<std::size_t>& 
     family.selected = std::max<std::size_t>(e_bh_selected(e, alpha), 1);  // R = 0: the level of R = 1, selects none
   }
   for (const std::size_t i : at) {
-    rows[i].statistics = claim_statistics_decided(rows[i].statistics, family);
+    rows[i].statistics = claim_statistics_decided(rows[i].statistics, family, with_design_power);
     if (named) rows[i].statistics["decision"]["family"] = training_family_of(rows[i]);
   }
 }
 
 }  // namespace
 
-std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method) {
+std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method, bool with_design_power) {
   std::map<std::string, std::vector<std::size_t>> families;
   std::size_t testable = 0;
   for (std::size_t i = 0; i < rows.size(); ++i)
@@ -152,7 +152,7 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
       families[training_family_of(rows[i])].push_back(i);
       ++testable;
     }
-  for (const auto& [name, at] : families) decide_family(rows, at, method, families.size() > 1);
+  for (const auto& [name, at] : families) decide_family(rows, at, method, families.size() > 1, with_design_power);
   for (auto& r : rows) {
     if (!r.training()) continue;
     r.verdict = r.statistics.value("outcome", "inconclusive");

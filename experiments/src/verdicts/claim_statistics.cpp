@@ -212,7 +212,7 @@ json claim_statistics_at(const json& statistics, std::size_t seeds, const ClaimD
   return s;
 }
 
-json claim_statistics_decided(const json& statistics, const ClaimFamily& family) {
+json claim_statistics_decided(const json& statistics, const ClaimFamily& family, bool with_design_power) {
   check_family(family);
   if (!claim_statistics_testable(statistics)) return statistics;
   json s = statistics;
@@ -225,7 +225,8 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family)
   s["paper_position"] = paper_position_name(position_of(s, d));
   s["outcome"] = training_outcome_name(d.outcome);
   s["outcome_reason"] = d.reason;
-  put_design_power(s, in);
+  if (with_design_power) put_design_power(s, in);
+  else s.erase("design_power");
   if (s.contains("later_seeds")) {  // every seed the arms have, read at the same level: a description
     ClaimTestInput all = in;
     all.differences = s["later_seeds"]["differences"].get<std::vector<double>>();

@@ -67,7 +67,10 @@ struct ClaimFamily {
 // The same object decided at its family's level: "decision" and every result above recomputed. An object without
 // per-seed differences (fewer than 2, or a summary that predates them) is returned as it is. Throws
 // std::invalid_argument for a family of size 0 or selected > size.
-nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family);
+// with_design_power: an inconclusive mean read at a stop gets "design_power" (claim_design_power.hpp, a simulation of
+// a few thousand designs: off where many reports are simulated).
+nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family,
+                                                bool with_design_power = true);
 
 // The decision alone (outcome, deciding interval, level, e-value) at the family's level, without what
 // claim_statistics_decided adds to it: for the looks of the report's seed spending. Throws std::invalid_argument for

@@ -25,7 +25,8 @@ std::string training_family_of(const ClaimRow& r);
 // reason, its measured text followed by the difference [deciding interval], the level, the e-value, delta, and for an
 // inconclusive row the effect detectable at this level and the seeds needed), and returns the family size. Rows that
 // are not training rows are left as they are.
-std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method);
+// with_design_power false leaves out the simulated power of inconclusive rows (for simulations of many reports).
+std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment method, bool with_design_power = true);
 
 // e-BH's R over the family's e-values (Wang and Ramdas 2022): the largest k whose k-th largest e-value is at least
 // m / (alpha k); 0 if none. A NaN e-value (no spread) is never selected.
