@@ -267,6 +267,12 @@ void read_estimand(const json& m, const std::string& w, ReproductionMetric& x) {
   }
   if (x.estimand == "bounded mean" && !x.range)
     throw config_error(where + "a bounded mean needs \"range\": [lo, hi], the range of every per-seed value");
+  x.reading = m.value("reading", std::string("superiority"));
+  if (x.reading != "superiority" && x.reading != "non-inferiority")
+    throw config_error(where + "reading must be superiority or non-inferiority (a claim of likeness), got \"" +
+                       x.reading + "\"");
+  if (x.reading == "non-inferiority" && (x.estimand == "typical seed" || !x.smallest_effect))
+    throw config_error(where + "a non-inferiority reading needs a mean and its margin: smallest_effect with its reason");
   if (!x.count_successes.empty() && x.estimand == "mean")
     throw config_error(where + "a share (counts) is bounded and piles up at 0, which the t-test of a mean does not "
                                "model: set \"estimand\" to \"typical seed\" or \"bounded mean\" (with its range)");
@@ -278,7 +284,7 @@ ReproductionMetric read_metric(const json& m, const char* key, const MetricConte
   const std::string& w = c.w;
   check_only_keys(m, {"label", "path", "scale", "paper", "claim", "statement", "where", "direction", "in_variant_table",
                       "compare", "counts", "smallest_effect", "smallest_effect_reason", "estimand", "estimand_reason",
-                      "range"},
+                      "range", "reading"},
                   w + ": " + key);
   ReproductionMetric x;
   x.label = required_string(m, "label", w + ": metric");
@@ -514,6 +520,7 @@ void put_statistics(json& row, const Reproduction& r, const ReproductionMetric& 
   sides.estimand = claim_estimand_named(m.estimand);
   sides.estimand_reason = m.estimand_reason;
   sides.range = m.range;
+  sides.reading = m.reading;
   try {
     row["statistics"] = claim_statistics(sides);
   } catch (const std::invalid_argument& e) {

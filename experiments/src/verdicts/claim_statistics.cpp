@@ -73,7 +73,7 @@ json estimand_json(const ClaimSides& in) {
   if (in.estimand != ClaimEstimand::mean && in.estimand_reason.empty())
     throw std::invalid_argument("the estimand " + claim_estimand_name(in.estimand) + " needs its reason");
   if (in.range) {
-    const auto [lo, hi] = *in.range;
+    const double lo = in.range->first, hi = in.range->second;
     if (!(std::isfinite(lo) && std::isfinite(hi) && lo < hi))
       throw std::invalid_argument("a range needs finite lo < hi");
     auto check = [&](const std::vector<double>& v, const char* side) {
@@ -162,6 +162,8 @@ void put_design_power(json& s, const ClaimTestInput& in) {
   s["design_power"] = {{"effect", effect}, {"sd", sd}, {"power", claim_design_power(p)}, {"replications", p.reps}};
 }
 
+bool non_inferiority(const json& s) { return s.value("reading", std::string("superiority")) == "non-inferiority"; }
+
 }  // namespace
 
 bool claim_statistics_testable(const json& s) {
@@ -182,6 +184,14 @@ ClaimTestInput claim_test_input(const json& s, double level) {
   in.delta = s.at("smallest_effect").get<double>();
   in.alpha = s.at("alpha").get<double>();
   in.level = level;
+  if (non_inferiority(s)) {  // the margin moved to 0: not worse by delta is the paper's side of 0
+    for (double& d : in.differences) d += in.paper_sign * in.delta;
+    if (in.estimand == ClaimEstimand::bounded_mean) {
+      in.lo += in.paper_sign * in.delta;
+      in.hi += in.paper_sign * in.delta;
+    }
+    in.delta = 0;
+  }
   return in;
 }
 
@@ -217,7 +227,15 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   if (!claim_statistics_testable(statistics)) return statistics;
   json s = statistics;
   const ClaimTestInput in = claim_test_input(s, family.level(s.at("alpha").get<double>()));
-  const ClaimDecision d = decide_claim(in);
+  ClaimDecision d = decide_claim(in);
+  if (non_inferiority(s)) {  // back in the differences' own units: the margin at -delta on the paper's side
+    const double back = s.at("paper_sign").get<int>() * s.at("smallest_effect").get<double>();
+    d.mean -= back;
+    d.low -= back;
+    d.high -= back;
+    d.reason = "non-inferiority by the margin delta = " + std::to_string(s.at("smallest_effect").get<double>()) +
+               ": " + d.reason + " (the differences moved by the margin)";
+  }
   s["decision"] = decision_json(in, d, family);
   s["difference"] = d.mean;
   s["ci_low"] = number_or_null(d.low);
@@ -228,9 +246,15 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   if (with_design_power) put_design_power(s, in);
   else s.erase("design_power");
   if (s.contains("later_seeds")) {  // every seed the arms have, read at the same level: a description
-    ClaimTestInput all = in;
-    all.differences = s["later_seeds"]["differences"].get<std::vector<double>>();
-    const ClaimDecision r = decide_claim(all);
+    json later = s;
+    later["per_seed"] = s["later_seeds"];
+    ClaimDecision r = decide_claim(claim_test_input(later, in.level));
+    if (non_inferiority(s)) {
+      const double back = s.at("paper_sign").get<int>() * s.at("smallest_effect").get<double>();
+      r.mean -= back;
+      r.low -= back;
+      r.high -= back;
+    }
     s["re_read"] = {{"n", r.n}, {"difference", r.mean}, {"ci_low", number_or_null(r.low)},
                     {"ci_high", number_or_null(r.high)}, {"paper_side", r.paper_side}, {"other_side", r.other_side},
                     {"reading", training_outcome_name(r.outcome)}};
@@ -248,6 +272,13 @@ json claim_statistics(const ClaimSides& in) {
   json s = {{"test", in.baseline ? "two arms" : "against a bound"}, {"unit", "seed"}, {"alpha", in.alpha},
             {"paper_sign", in.paper_sign}};
   s["estimand"] = estimand_json(in);
+  if (in.reading != "superiority" && in.reading != "non-inferiority")
+    throw std::invalid_argument("a claim's reading is superiority or non-inferiority, got \"" + in.reading + "\"");
+  if (in.reading == "non-inferiority" && in.estimand == ClaimEstimand::typical_seed)
+    throw std::invalid_argument("a typical seed has no non-inferiority reading (it has no margin)");
+  if (in.reading == "non-inferiority" && !(in.delta > 0))
+    throw std::invalid_argument("a non-inferiority reading needs its margin: smallest_effect > 0");
+  s["reading"] = in.reading;
   s["smallest_effect"] = in.delta;
   s["smallest_effect_reason"] = in.delta_reason;
   s["paper_difference"] = in.paper_difference ? json(*in.paper_difference) : json(nullptr);
@@ -303,6 +334,12 @@ std::string claim_rule_text(const json& s) {
       o << "the mean of the " << n << " per-seed " << what << " in the anytime-valid interval (e-value of the "
         << "one-sample t, g = " << s["decision"].value("g", 1.0) << ") at ";
       break;
+  }
+  if (non_inferiority(s)) {
+    o << claim_level_text(s) << "; a claim of likeness read as non-inferiority by the margin delta ("
+      << s.value("smallest_effect_reason", std::string("delta")) << "): verified when the interval lies above -delta "
+      << "on the paper's side, refuted when it lies beyond it; else inconclusive";
+    return o.str();
   }
   o << claim_level_text(s) << "; verified or refuted: the interval on one side of 0 and reaching delta; "
     << "direction-only: on the paper's side and inside +-delta; not-reproduced: holding 0 inside +-delta ("

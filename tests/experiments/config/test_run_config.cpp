@@ -501,6 +501,29 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
   CHECK(so["ci_low"].get<double>() > 0);
   CHECK(so["ci_high"].get<double>() < 5);
   CHECK(so["outcome"] == "direction-only");
+  // a claim of likeness read as non-inferiority with the margin delta 2: treatment - baseline around -1 (worse, but by
+  // less than the margin) is verified, around -5 refuted; the interval printed is of the differences themselves
+  json likeness = file;
+  likeness["metrics"][0]["reading"] = "non-inferiority";
+  likeness["metrics"][0]["smallest_effect"] = 2;
+  likeness["metrics"][0]["smallest_effect_reason"] = "a test margin";
+  const auto rl = read_reproduction(write(likeness), kRepo);
+  std::vector<double> near = small, far = small;
+  for (auto& x : near) x -= 2;  // about -1
+  for (auto& x : far) x -= 6;   // about -5
+  const json sn = summarize_variant(rl, {"", "", {}}, runs_of(base, plus(near)))["rows"][0]["statistics"];
+  CHECK(sn["reading"] == "non-inferiority");
+  CHECK(sn["outcome"] == "verified");
+  CHECK(sn["ci_low"].get<double>() > -2);
+  CHECK(sn["ci_high"].get<double>() < 0);  // below 0: superiority would refute it
+  const AnytimeInterval ni = anytime_interval(near, 0.05);
+  CHECK_THAT(sn["ci_low"].get<double>(), Catch::WithinAbs(ni.low, 1e-9));  // the differences' own interval
+  CHECK(summarize_variant(rl, {"", "", {}}, runs_of(base, plus(far)))["rows"][0]["statistics"]["outcome"] == "refuted");
+  // the control: the same "near" differences read as superiority are refuted (below 0)
+  CHECK(summarize_variant(r, {"", "", {}}, runs_of(base, plus(near)))["rows"][0]["statistics"]["outcome"] == "refuted");
+  likeness["metrics"][0]["reading"] = "equal";
+  CHECK_THROWS_WITH(read_reproduction(write(likeness), kRepo), Catch::Contains("reading must be superiority or "
+                                                                               "non-inferiority"));
   // a stated delta of 0.1 replaces the default: the same differences are then inconclusive
   json stated = file;
   stated["metrics"][0]["smallest_effect"] = 0.1;

@@ -34,6 +34,10 @@ struct ClaimSides {
   ClaimEstimand estimand = ClaimEstimand::mean;  // what the claim judges (claim_test.hpp)
   std::optional<std::pair<double, double>> range;  // every per-seed value's range (a bounded mean needs it)
   std::string estimand_reason;                     // why this estimand (required for all but the mean)
+  // "superiority" (the paper's side of 0) or "non-inferiority": a claim of likeness ("comparable", "on par") judged
+  // against the margin delta: verified when the treatment is not worse than the baseline by delta or more, refuted
+  // when it is worse by more (no direction-only or not-reproduced reading). Not for a typical seed.
+  std::string reading = "superiority";
 };
 
 // The power at which the planning command (`dmlbench power`) gives seeds needed.

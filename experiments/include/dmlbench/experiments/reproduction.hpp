@@ -55,6 +55,9 @@ struct ReproductionMetric {
   // "estimand_reason" (required for all but the mean). A share ("counts") cannot take the mean: its per-seed values
   // are bounded and pile up at 0, which the t-test does not model.
   std::string estimand = "mean", estimand_reason;
+  // "reading": superiority (default) or non-inferiority (a claim of likeness, judged against the margin
+  // smallest_effect; claim_statistics.hpp)
+  std::string reading = "superiority";
   std::optional<std::pair<double, double>> range;
 };
 struct ReproductionVariant {
