@@ -243,7 +243,7 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   s["paper_position"] = paper_position_name(position_of(s, d));
   s["outcome"] = training_outcome_name(d.outcome);
   s["outcome_reason"] = d.reason;
-  if (with_design_power) put_design_power(s, in);
+  if (with_design_power && !non_inferiority(s)) put_design_power(s, in);  // its power is of a superiority design
   else s.erase("design_power");
   if (s.contains("later_seeds")) {  // every seed the arms have, read at the same level: a description
     json later = s;
