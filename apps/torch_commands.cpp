@@ -89,9 +89,10 @@ void run_as_processes(const ex::Reproduction& r, const std::vector<ex::Reproduct
     const auto o = run_options(q, run.dir);
     job.argv.insert(job.argv.end(), {"--out", run.dir, "--work-root", o.work_root});
     if (q.resume) job.argv.push_back("--resume");
-    if (q.reuse && !fresh.count(i)) job.argv.push_back("--reuse-finished");
-    for (const auto& d : q.reuse_from)
-      if (!fresh.count(i)) job.argv.insert(job.argv.end(), {"--reuse-from", d});
+    if (!fresh.count(i)) {  // a fresh run trains: it reads back nothing
+      if (q.reuse) job.argv.push_back("--reuse-finished");
+      for (const auto& d : q.reuse_from) job.argv.insert(job.argv.end(), {"--reuse-from", d});
+    }
     job_of[i] = long(pool.size());
     run_of.push_back(i);
     pool.push_back(job);

@@ -143,27 +143,10 @@ AnytimeDecision anytime_claim_outcome(const AnytimeClaimInput& in) {
   const std::string interval = "the anytime interval [" + text(i.low) + ", " + text(i.high) + "] at level " +
                                text(r.level) + " after " + std::to_string(i.n) + " seeds";
   r.outcome = interval_outcome(i.low, i.high, in.paper_sign, in.delta);
-  const std::string band = "(-" + text(in.delta) + ", " + text(in.delta) + ")";
-  switch (r.outcome) {
-    case TrainingOutcome::verified:
-    case TrainingOutcome::refuted:
-      r.reason = interval + (i.low > 0 ? " lies above 0" : " lies below 0") +
-                 (r.outcome == TrainingOutcome::verified ? ", the paper's side" : ", against the paper's side");
-      break;
-    case TrainingOutcome::direction_only:
-      r.reason = interval + " lies on the paper's side of 0 and inside (-delta, +delta) = " + band +
-                 ": the direction holds, the effect is smaller than delta";
-      break;
-    case TrainingOutcome::not_reproduced:
-      r.reason = interval + " lies inside (-delta, +delta) = " + band;
-      break;
-    case TrainingOutcome::inconclusive:
-      r.reason = std::isinf(i.multiplier)
-                     ? "too few seeds: at level " + text(r.level) + " with g " + text(in.g) + " no " +
-                           std::to_string(i.n) + " seeds can decide (the e-value is at most (1 + n g)^((n - 1)/2) < 1/level)"
-                     : interval + " holds 0" + (in.delta > 0 ? " and reaches beyond " + band : "");
-      break;
-  }
+  r.reason = r.outcome == TrainingOutcome::inconclusive && std::isinf(i.multiplier)
+                 ? "too few seeds: at level " + text(r.level) + " with g " + text(in.g) + " no " +
+                       std::to_string(i.n) + " seeds can decide (the e-value is at most (1 + n g)^((n - 1)/2) < 1/level)"
+                 : interval_outcome_reason(r.outcome, interval, i.low, in.delta);
   return r;
 }
 

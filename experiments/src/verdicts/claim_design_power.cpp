@@ -26,7 +26,6 @@ double claim_design_power(const DesignPowerInput& in) {
   for (std::size_t r = 0; r < in.reps; ++r) {
     claim.differences.resize(in.cap);
     for (double& x : claim.differences) x = noise(rng);
-    claim.level = in.look_level;
     const std::size_t stop = claim_stop(claim, in.first, in.cap);
     ClaimTestInput read = claim;
     read.differences.resize(stop);

@@ -164,6 +164,16 @@ void put_design_power(json& s, const ClaimTestInput& in) {
 
 bool non_inferiority(const json& s) { return s.value("reading", std::string("superiority")) == "non-inferiority"; }
 
+// A decision of a non-inferiority claim back in the differences' own units (claim_test_input moved them by the
+// margin, so that the margin sits at 0): its mean and interval moved back by the margin on the paper's side.
+void move_back_by_margin(const json& s, ClaimDecision& d) {
+  if (!non_inferiority(s)) return;
+  const double back = s.at("paper_sign").get<int>() * s.at("smallest_effect").get<double>();
+  d.mean -= back;
+  d.low -= back;
+  d.high -= back;
+}
+
 }  // namespace
 
 bool claim_statistics_testable(const json& s) {
@@ -228,14 +238,10 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   json s = statistics;
   const ClaimTestInput in = claim_test_input(s, family.level(s.at("alpha").get<double>()));
   ClaimDecision d = decide_claim(in);
-  if (non_inferiority(s)) {  // back in the differences' own units: the margin at -delta on the paper's side
-    const double back = s.at("paper_sign").get<int>() * s.at("smallest_effect").get<double>();
-    d.mean -= back;
-    d.low -= back;
-    d.high -= back;
+  move_back_by_margin(s, d);
+  if (non_inferiority(s))
     d.reason = "non-inferiority by the margin delta = " + std::to_string(s.at("smallest_effect").get<double>()) +
                ": " + d.reason + " (the differences moved by the margin)";
-  }
   s["decision"] = decision_json(in, d, family);
   s["difference"] = d.mean;
   s["ci_low"] = number_or_null(d.low);
@@ -249,12 +255,7 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
     json later = s;
     later["per_seed"] = s["later_seeds"];
     ClaimDecision r = decide_claim(claim_test_input(later, in.level));
-    if (non_inferiority(s)) {
-      const double back = s.at("paper_sign").get<int>() * s.at("smallest_effect").get<double>();
-      r.mean -= back;
-      r.low -= back;
-      r.high -= back;
-    }
+    move_back_by_margin(s, r);
     s["re_read"] = {{"n", r.n}, {"difference", r.mean}, {"ci_low", number_or_null(r.low)},
                     {"ci_high", number_or_null(r.high)}, {"paper_side", r.paper_side}, {"other_side", r.other_side},
                     {"reading", training_outcome_name(r.outcome)}};

@@ -87,15 +87,7 @@ ClaimDecision decide_bounded_mean(const ClaimTestInput& in) {
   d.outcome = interval_outcome(b.low, b.high, in.paper_sign, in.delta);
   const std::string i = interval_text(d, "the betting interval of the mean (the values in [" + text(in.lo) + ", " +
                                              text(in.hi) + "])");
-  switch (d.outcome) {
-    case TrainingOutcome::verified: return d.reason = i + " lies on the paper's side of 0", d;
-    case TrainingOutcome::refuted: return d.reason = i + " lies against the paper's side of 0", d;
-    case TrainingOutcome::direction_only:
-      return d.reason = i + " lies on the paper's side of 0 and inside (-delta, +delta): smaller than delta", d;
-    case TrainingOutcome::not_reproduced: return d.reason = i + " lies inside (-delta, +delta)", d;
-    case TrainingOutcome::inconclusive: break;
-  }
-  d.reason = i + " holds 0" + (in.delta > 0 ? " and reaches beyond (-delta, +delta)" : "");
+  d.reason = interval_outcome_reason(d.outcome, i, b.low, in.delta);
   return d;
 }
 

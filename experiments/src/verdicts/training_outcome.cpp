@@ -119,4 +119,20 @@ OutcomeResult training_outcome(const OutcomeInput& in) {
   return r;
 }
 
+std::string interval_outcome_reason(TrainingOutcome o, const std::string& interval, double low, double delta) {
+  const std::string band = "(-" + text(delta) + ", " + text(delta) + ")";
+  switch (o) {
+    case TrainingOutcome::verified:
+    case TrainingOutcome::refuted:
+      return interval + (low > 0 ? " lies above 0" : " lies below 0") +
+             (o == TrainingOutcome::verified ? ", the paper's side" : ", against the paper's side");
+    case TrainingOutcome::direction_only:
+      return interval + " lies on the paper's side of 0 and inside (-delta, +delta) = " + band +
+             ": the direction holds, the effect is smaller than delta";
+    case TrainingOutcome::not_reproduced: return interval + " lies inside (-delta, +delta) = " + band;
+    case TrainingOutcome::inconclusive: break;
+  }
+  return interval + " holds 0" + (delta > 0 ? " and reaches beyond " + band : "");
+}
+
 }  // namespace dmlbench::experiments

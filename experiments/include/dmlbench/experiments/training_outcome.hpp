@@ -33,6 +33,9 @@ std::string training_outcome_name(TrainingOutcome o);
 //   not_reproduced  it holds 0 and lies inside (-delta, +delta) (delta > 0);
 //   inconclusive    otherwise.
 TrainingOutcome interval_outcome(double low, double high, int paper_sign, double delta);
+// One line: why interval_outcome read `interval` (its text, "the anytime interval [a, b] at level L after n seeds"),
+// whose lower end is `low`, as it did.
+std::string interval_outcome_reason(TrainingOutcome o, const std::string& interval, double low, double delta);
 
 // Where the paper's printed difference lies relative to our (1 - alpha) interval; none: no printed difference, or no
 // interval (zero spread).
