@@ -10,6 +10,8 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -142,6 +144,23 @@ TEST_CASE("claim scopes: a run's result typed into a scope text is refused, nami
             .empty());
   CHECK(ex::hand_typed_result("noise p in {0.55, 0.7, 0.9}; the paper's 62.3 -> 80.9", true).empty());
   CHECK(ex::hand_typed_result("the top-left share (unverifiable)", true).empty());  // a word, not a verdict
+  // a result of a one-off computation that no command of the bench repeats, named by where it came from
+  CHECK(ex::hand_typed_result("audit runs at SGD 1e-4 and 1e-2 also moved mostly top-right", false) == "audit runs");
+  CHECK(ex::hand_typed_result("bottom-right led in the audit's run", false) == "audit's run");
+  CHECK(ex::hand_typed_result("Own recomputation of the bench's weights: M exists at every rank", false) ==
+        "Own recomputation");
+  CHECK(ex::hand_typed_result("numpy recomputation: robust for every gamma", false) == "numpy recomputation");
+  CHECK(ex::hand_typed_result("recomputed with numpy from the same closed forms", false) == "recomputed with numpy");
+  CHECK(ex::hand_typed_result("Rerun for this audit with single linkage: one root", false) == "for this audit");
+  CHECK(ex::hand_typed_result("separates the gap with 3 seeds (an audit computation, not a run)", false) ==
+        "audit computation");
+  CHECK(ex::hand_typed_result("misses autodiff by a wide gap (a python check)", false) == "python check");
+  CHECK(ex::hand_typed_result("the proof's candidate stays the minimizer (sim phase)", false) == "(sim phase)");
+  CHECK(ex::hand_typed_result("sim phase (distinct, 2 starts): collapsed", false) == "sim phase (");
+  // the negative control: the audit's cells, a command of the bench and a configured rate are no results
+  CHECK(ex::hand_typed_result("the audit's checks cell; `dmlbench sim phase --loss margin`; the lr arms at SGD 1e-4",
+                              true)
+            .empty());
   // the reader: each cell, one error naming the file, the row, the key and what it typed
   const auto fails = [](json e, const std::string& key, const std::string& hit) {
     const json f = scope_file("XHN", "experiments", {entry("ok-1", "as-printed"), std::move(e)});
@@ -161,7 +180,8 @@ TEST_CASE("claim scopes: a run's result typed into a scope text is refused, nami
   e["deviations"] = {"seeds: 5 per arm, two-sided Welch test at 0.05"};
   fails(e, "\"deviations\"", "Welch");
   e = entry("bad", "as-printed");
-  e["audit"]["action"] = "done. Was: the verdict was refuted";  // a change log may name a past verdict
+  e["audit"]["action"] = "done. Was: the verdict was refuted";  // the reader lets the action cell name a past verdict;
+  // the committed files are held to more: no verdict and no history in any audit cell (the test case below)
   CHECK_NOTHROW(ex::parse_claim_scope_file(scope_file("XHN", "experiments", {e}).dump(), "F.json"));
 }
 
@@ -251,6 +271,159 @@ TEST_CASE("claim scopes: docs/extend/scope.md's example entry is read, and a cop
   CHECK_THROWS_WITH(ex::parse_claim_scope_file(typed.dump(), file),
                     Catch::Contains(file + ": row example-unit-distance: audit \"checks\" types a run's result by hand "
                                            "('p = 0')"));
+}
+
+namespace {
+
+// One text of a scope entry: its file, its row and its field ("quote", "assumptions", "audit.free", ...).
+struct ScopeText {
+  std::string file, id, field, text;
+};
+
+// Every text of every entry of one scope file, read as JSON rather than through the reader, so that the fields the
+// reader does not check (the quote, rebuilt_from) and any field added later are listed too; "id" and "scope" are
+// names, not texts.
+std::vector<ScopeText> scope_texts(const json& f, const std::string& file) {
+  std::vector<ScopeText> out;
+  for (const auto& row : f.at("rows")) {
+    const std::string id = row.at("id").get<std::string>();
+    for (const auto& item : row.items()) {
+      const std::string& key = item.key();
+      const json& v = item.value();
+      if (key == "id" || key == "scope") continue;
+      if (v.is_string()) {
+        out.push_back({file, id, key, v.get<std::string>()});
+      } else if (v.is_array()) {
+        for (const auto& s : v) out.push_back({file, id, key, s.get<std::string>()});
+      } else if (v.is_object()) {
+        for (const auto& cell : v.items())
+          out.push_back({file, id, key + "." + cell.key(), cell.value().get<std::string>()});
+      }
+    }
+  }
+  return out;
+}
+
+// A quote's own words: its text outside the double-quoted passages, which are the paper's (a number, spread or
+// p-value the paper prints is the paper's, not a run's).
+std::string outside_double_quotes(const std::string& text) {
+  std::string out;
+  bool inside = false;
+  for (const char c : text) {
+    if (c == '"') inside = !inside;
+    out += inside || c == '"' ? ' ' : c;
+  }
+  return out;
+}
+
+// Words that tell a change's history. An audit cell says how the row is now (what it checks, where it differs, what
+// it fixes, what is still to do), never what was done to it: a history goes stale at the next change.
+const std::vector<std::string> kHistoryWords = {"done:",    "done in part",      "was:",         "was changed",
+                                                "previously", "issue ",          "stop ",        "stop's",
+                                                "re-scoped", "verdict unchanged", "verdict kept", "regenerated after",
+                                                "added by",   "added as",        "added (",      " now "};
+
+// The first history word in `text` (compared in lower case), "" if none.
+std::string history_word(const std::string& text) {
+  std::string lower = text;
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const auto& w : kHistoryWords)
+    if (lower.find(w) != std::string::npos) return w;
+  return "";
+}
+
+// What the rules refuse in one text of a scope entry, "" if nothing. Every text is checked with hand_typed_result, and
+// with its verdict words everywhere but in two fields:
+// - "assumptions": an assumption may state the decision rule that maps a direction to a verdict ("in the paper's
+//   direction: verified; against it: refuted"), a setting of the bench, not an outcome;
+// - "quote": its double-quoted passages are the paper's words and are not checked at all; the quote's own words
+//   outside them (a place, a figure's settings, "extraction cleaned") are, verdict words included.
+// rebuilt_from, the deviations and the four audit cells state no outcome: the report prints every verdict. The audit
+// cells may not tell a history either.
+std::string scope_text_fault(const std::string& field, const std::string& text) {
+  const std::string checked = field == "quote" ? outside_double_quotes(text) : text;
+  if (const std::string hit = ex::hand_typed_result(checked, field != "assumptions"); !hit.empty())
+    return "types a run's result or a verdict by hand ('" + hit + "')";
+  if (field.rfind("audit.", 0) == 0)
+    if (const std::string word = history_word(text); !word.empty()) return "tells a history ('" + word + "')";
+  return "";
+}
+
+// One line per text the rules refuse: "FILE: row ID: FIELD why".
+std::string scope_text_faults(const std::vector<ScopeText>& texts) {
+  std::string out;
+  for (const auto& t : texts)
+    if (const std::string why = scope_text_fault(t.field, t.text); !why.empty())
+      out += t.file + ": row " + t.id + ": " + t.field + " " + why + "\n";
+  return out;
+}
+
+// The texts of every committed scope file, {theory,sims,experiments}/scopes/*.json.
+std::vector<ScopeText> committed_scope_texts() {
+  std::vector<ScopeText> out;
+  for (const char* layer : {"theory", "sims", "experiments"}) {
+    std::vector<std::string> files;
+    for (const auto& f : fs::directory_iterator(fs::path(DMLBENCH_SOURCE_DIR) / layer / "scopes"))
+      if (f.path().extension() == ".json")
+        files.push_back(std::string(layer) + "/scopes/" + f.path().filename().string());
+    std::sort(files.begin(), files.end());
+    for (const auto& file : files) {
+      const auto texts = scope_texts(json::parse(source_text(file), nullptr, true, true), file);
+      out.insert(out.end(), texts.begin(), texts.end());
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+// The reader refuses typed results in some fields; the committed files are held to more: every text field, verdict
+// words wherever a field states no outcome, and no history in the audit's cells. Each rule with a text it must refuse.
+TEST_CASE("claim scopes: no committed scope text types a result, states a verdict where it may state none, or tells "
+          "a history", "[report][scopes]") {
+  const auto texts = committed_scope_texts();
+  REQUIRE(texts.size() > 1000);
+  const std::string faults = scope_text_faults(texts);
+  INFO("scope texts the rules refuse:\n" << faults);
+  CHECK(faults.empty());
+  // every text field is read, the quote and rebuilt_from included (a field added later shows here)
+  std::set<std::string> fields;
+  for (const auto& t : texts) fields.insert(t.field);
+  CHECK(fields == std::set<std::string>{"quote", "rebuilt_from", "assumptions", "deviations", "audit.checks",
+                                        "audit.differs", "audit.free", "audit.action"});
+  // negative controls: each a text the rules must refuse, with the rule that refuses it
+  const std::string typed = "types a run's result or a verdict by hand ";
+  CHECK(scope_text_fault("audit.free", "audit runs gave 0.43 at lr 1e-4") == typed + "('audit runs')");
+  CHECK(scope_text_fault("deviations", "that sum is lcc-thm1-all-triples (refuted)") == typed + "('refuted')");
+  CHECK(scope_text_fault("rebuilt_from", "Schroff's loss, whose identity is verified") == typed + "('verified')");
+  CHECK(scope_text_fault("audit.action", "inconclusive at 4 seeds; run more") == typed + "('inconclusive')");
+  CHECK(scope_text_fault("quote", "[X] Sec 1: \"no top-left movement\" (Fig 2, p = 0.4)") == typed + "('p = 0')");
+  CHECK(scope_text_fault("quote", "[X] Sec 1: \"no top-left movement\" (erratum)") == typed + "('erratum')");
+  CHECK(scope_text_fault("audit.action", "done: the statement says so. Verdict unchanged.") ==
+        "tells a history ('done:')");
+  CHECK(scope_text_fault("audit.checks", "Counts the points; the check now builds the tree") ==
+        "tells a history (' now ')");
+  CHECK(scope_text_fault("audit.differs", "Re-scoped variant: it judges the bench's loss") ==
+        "tells a history ('re-scoped')");
+  // and what they let pass: the paper's words in a quote, a decision rule in an assumption, an audit cell in the
+  // present tense with what is still to do, configured numbers
+  CHECK(scope_text_fault("quote", "[X] Table 2: \"R@1 47.5 +- 2.3, p = 0.01, as verified in [9]\"").empty());
+  CHECK(scope_text_fault("assumptions", "in the paper's direction: verified; against it: refuted").empty());
+  CHECK(scope_text_fault("audit.action", "extension: the row judges the bench's comparison; to do: a row on the "
+                                         "magnitude")
+            .empty());
+  CHECK(scope_text_fault("deviations", "margin 0.2, lr 1e-3, 8 seeds, 28 px").empty());
+  CHECK(scope_text_fault("audit.free", "").empty());
+  // a committed file doctored: one typed result and one history, each named with its file, row and field
+  const std::string file = "theory/scopes/WU.json";
+  const json wu = json::parse(source_text(file), nullptr, true, true);
+  CHECK(scope_text_faults(scope_texts(wu, file)).empty());
+  json doctored = wu;
+  doctored["rows"][0]["deviations"].push_back("own recomputation: the KS distance stays small");
+  doctored["rows"][0]["audit"]["action"] = "added as the sixth paper";
+  CHECK(scope_text_faults(scope_texts(doctored, file)) ==
+        file + ": row wu-sec4-distance-density: deviations " + typed + "('own recomputation')\n" + file +
+            ": row wu-sec4-distance-density: audit.action tells a history ('added as')\n");
 }
 
 TEST_CASE("claim scopes: the files of every layer by id, an id given twice or a file in the wrong layer refused",
