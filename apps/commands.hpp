@@ -25,5 +25,7 @@ void add_report_command(CLI::App& app, int& exit_code);
 void add_power_command(CLI::App& app);
 // `papers`: the registered papers as a Markdown table.
 void add_papers_command(CLI::App& app);
+// `design`: the report's design of looks chosen by simulation on synthetic effects.
+void add_design_command(CLI::App& app);
 
 }  // namespace dmlbench::app

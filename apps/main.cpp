@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   dmlbench::app::add_htl_commands(app);
   dmlbench::app::add_power_command(app);
   dmlbench::app::add_papers_command(app);
+  dmlbench::app::add_design_command(app);
   int torch_exit = 0;
   dmlbench::app::add_torch_commands(app, torch_exit);
   int report_exit = 0;

@@ -2,6 +2,7 @@
 
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/count_claim_statistics.hpp"
+#include "dmlbench/experiments/report_design.hpp"
 #include "dmlbench/experiments/run_config.hpp"
 
 #include <boost/math/distributions/students_t.hpp>
@@ -131,21 +132,41 @@ std::vector<ReproductionArm> read_arms(const json& j, const std::string& w) {
 }
 
 // "profiles": quick | default | full, each with its seeds, overrides, time estimate and jobs.
-std::map<std::string, ReproductionProfile> read_profiles(const json& j, const std::string& w) {
+// A profile's "design": its first look's seeds, cap and e-BH's planned share read from the report's design file
+// (report_design.hpp), which then is the one place they are written: the profile may not set them as well.
+void read_profile_design(const json& v, const std::string& w, const std::string& repo_root, ReproductionProfile& p) {
+  for (const char* key : {"seeds", "seeds_cap", "stopping"})
+    if (v.contains(key))
+      throw config_error(w + ": \"" + key + "\" and \"design\" both given: the design file sets the looks");
+  if (!v["design"].is_string()) throw config_error(w + ": \"design\" must be a file name");
+  const ReportDesign d = read_report_design(existing_config_file(v["design"].get<std::string>(), repo_root, w));
+  p.seeds = d.first_look;
+  p.seeds_cap = d.cap;
+  p.planned_selected_share = d.planned_selected_share;
+  p.design_alpha = d.alpha;
+  p.design = v["design"].get<std::string>();
+  p.design_text = d.text;
+}
+
+std::map<std::string, ReproductionProfile> read_profiles(const json& j, const std::string& w,
+                                                         const std::string& repo_root) {
   if (!j.contains("profiles") || !j["profiles"].is_object()) throw config_error(w + ": \"profiles\" is required");
   std::map<std::string, ReproductionProfile> profiles;
   for (auto it = j["profiles"].begin(); it != j["profiles"].end(); ++it) {
     check_profile_name(it.key(), w + ": a profile");
-    check_only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs", "seeds_cap", "stopping"},
+    check_only_keys(it.value(), {"seeds", "set", "estimate_seconds", "jobs", "seeds_cap", "stopping", "design"},
                     w + ": profile " + it.key());
     ReproductionProfile p;
-    p.seeds = it.value().value("seeds", 1);
+    if (it.value().contains("design")) {
+      read_profile_design(it.value(), w + ": profile " + it.key(), repo_root, p);
+    }
+    p.seeds = it.value().value("seeds", p.seeds);
     if (p.seeds < 1) throw config_error(w + ": profile " + it.key() + ": seeds must be >= 1");
     p.set = overrides(it.value().value("set", json()), w + ": profile set");
     p.estimate_seconds = it.value().value("estimate_seconds", 60.0);
     p.jobs = it.value().value("jobs", 1);
     if (p.jobs < 1) throw config_error(w + ": profile " + it.key() + ": jobs must be >= 1");
-    p.seeds_cap = it.value().value("seeds_cap", 0);
+    p.seeds_cap = it.value().value("seeds_cap", p.seeds_cap);
     if (it.value().contains("seeds_cap") && p.seeds_cap < p.seeds)
       throw config_error(w + ": profile " + it.key() + ": seeds_cap " + std::to_string(p.seeds_cap) +
                          " is below its seeds " + std::to_string(p.seeds) + " (the first look)");
@@ -360,8 +381,12 @@ Reproduction reproduction_fields(const json& source, const std::string& path, co
   r.set = overrides(j.value("set", json()), w + ": set");
   r.arms = read_arms(j, w);
   const std::set<std::string> arm_names = arm_name_set(r.arms);
-  r.profiles = read_profiles(j, w);
+  r.profiles = read_profiles(j, w, repo_root);
   if (j.contains("comparison")) read_comparison(j["comparison"], w, arm_names, r);
+  for (const auto& [name, p] : r.profiles)
+    if (!p.design.empty() && p.design_alpha != r.alpha)
+      throw config_error(w + ": profile " + name + ": its design " + p.design + " was made for alpha " +
+                         std::to_string(p.design_alpha) + ", the comparison's alpha is " + std::to_string(r.alpha));
   const MetricContext metric_context{w, r, arm_names};
   r.metrics = read_metrics(j, "metrics", metric_context);
   r.diagnostics = read_metrics(j, "diagnostics", metric_context);

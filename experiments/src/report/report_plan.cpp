@@ -102,9 +102,12 @@ Stage sims_minimizers_stage(const ReportConfig& cfg) {
   return s;
 }
 
-// What a reproduction stage reads besides its code: the reproduction file and the run config it names (their text).
-nlohmann::ordered_json reproduction_inputs(const Reproduction& r) {
-  return {{"reproduction", read_text_file(r.file)}, {"config", read_text_file(r.config)}};
+// What a reproduction stage reads besides its code: the reproduction file, the run config it names and the profile's
+// design file (their text).
+nlohmann::ordered_json reproduction_inputs(const Reproduction& r, const std::string& profile) {
+  nlohmann::ordered_json in = {{"reproduction", read_text_file(r.file)}, {"config", read_text_file(r.config)}};
+  if (const auto& p = r.profiles.at(profile); !p.design.empty()) in["design"] = p.design_text;
+  return in;
 }
 
 // A reproduce command that reads back the finished runs of its keys from the stage's previous outputs (moved aside
@@ -122,7 +125,9 @@ void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfi
   if (prof.cap() <= prof.seeds) return;
   const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
   // seeds by arm: a look gives the next seed only to the arms of the claims still waiting
-  const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m), claim_arms(r)};
+  const double share = prof.planned_selected_share > 0 ? prof.planned_selected_share : kPlannedSelectedShare;
+  const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m, share),
+                              claim_arms(r)};
   const std::size_t least = first_decidable_seeds(spending.level());
   if (least == 0 || std::size_t(prof.cap()) < least) {
     std::ostringstream o;
@@ -155,7 +160,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
     }
     s.code_set = "training";
     if (s.inputs.is_array()) s.inputs = {{"sweep", s.inputs}};  // a collected sweep's results, beside its files
-    const auto inputs = reproduction_inputs(r);
+    const auto inputs = reproduction_inputs(r, cfg.profile);
     for (const auto& [k, v] : inputs.items()) s.inputs[k] = v;
     st.push_back(s);
   }
@@ -170,7 +175,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
                                           cfg, s.name), false});
     plan_seed_spending(s, t.tuned, t.tuned.profiles.at(cfg.profile), tuned_family, cfg.multiplicity);
     s.code_set = "training";
-    s.inputs = reproduction_inputs(t.tuned);
+    s.inputs = reproduction_inputs(t.tuned, cfg.profile);
     s.inputs["tuned"] = t.results;  // its own study
     st.push_back(s);
   }

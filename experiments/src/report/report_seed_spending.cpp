@@ -22,9 +22,9 @@ std::size_t planned_family_size(const std::vector<Reproduction>& reproductions) 
   return ids.size();
 }
 
-std::size_t planned_selected(const std::string& multiplicity, std::size_t family) {
+std::size_t planned_selected(const std::string& multiplicity, std::size_t family, double share) {
   if (multiplicity != "bh") return 0;
-  return std::max<std::size_t>(1, std::size_t(std::lround(kPlannedSelectedShare * double(family))));
+  return std::max<std::size_t>(1, std::size_t(std::lround(share * double(family))));
 }
 
 std::size_t first_decidable_seeds(double level, std::size_t limit) {

@@ -124,12 +124,10 @@ TEST_CASE("report stages: commands run the executable given and write under the 
   REQUIRE(r.commands.size() == 1);
   CHECK(values_of(r.commands[0].argv, "--profile") == std::vector<std::string>{"default"});
   CHECK(values_of(r.commands[0].argv, "--file") == std::vector<std::string>{kSource + "/experiments/reproductions/lcc_table1.json"});
-  std::ifstream in(kSource + "/experiments/reproductions/lcc_table1.json");
-  const json file = json::parse(in);
-  const json& prof = file["profiles"]["default"];
-  CHECK(r.nominal_seconds == prof["estimate_seconds"].get<double>() * prof.value("seeds_cap", prof["seeds"].get<double>()) /
-                                 prof["seeds"].get<double>());
-  CHECK(r.spending.has_value() == prof.contains("seeds_cap"));
+  const auto prof = ex::read_reproduction(kSource + "/experiments/reproductions/lcc_table1.json", kSource)
+                        .profiles.at("default");  // its seeds and cap from the design file it names
+  CHECK(r.nominal_seconds == prof.estimate_seconds * double(prof.cap()) / double(prof.seeds));
+  CHECK(r.spending.has_value() == (prof.cap() > prof.seeds));
   CHECK(r.code_set == "training");
   CHECK(stage(stages, "sims-phase").code_set == "sims");
   CHECK(stage(stages, "theory-claims").code_set == "theory");
@@ -362,6 +360,7 @@ TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spend
   write(dir / "repo/experiments/src/engine/c.cpp", "// c\n");
   fs::create_directories(dir / "repo/experiments");  // the reproduction's run configs, read when its stage is planned
   fs::copy(kSource + "/experiments/configs", dir / "repo/experiments/configs", fs::copy_options::recursive);
+  fs::copy_file(kSource + "/experiments/report_design.json", dir / "repo/experiments/report_design.json");
   auto cfg = config("default", (dir / "reproductions").string(), "/tmp/w");
   cfg.source_dir = (dir / "repo").string();
   const auto manifest = ex::read_manifest(kSource + "/notebooks/figures.json");
@@ -393,4 +392,9 @@ TEST_CASE("report caching: a stage that spends seeds is hashed on the seed-spend
   // where runs are read back from is no part of the hash
   cfg.out = "/elsewhere/report";
   CHECK(stage(hashed(), "mnist-evenodd").hash == stage(holm, "mnist-evenodd").hash);
+  // the design file's text is: a note added to it moves the spending stage, not the sims stage
+  std::ofstream(dir / "repo/experiments/report_design.json", std::ios::app) << "\n";
+  const auto redesigned = hashed();
+  CHECK(stage(redesigned, "mnist-evenodd").hash != stage(holm, "mnist-evenodd").hash);
+  CHECK(stage(redesigned, "sims-phase").hash == stage(holm, "sims-phase").hash);
 }

@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/report_config.hpp"
+#include "dmlbench/experiments/report_design.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
 #include "dmlbench/experiments/reproduction.hpp"
@@ -350,16 +351,16 @@ TEST_CASE("seed spending by arm: the loop trains only the undecided claim's arms
   CHECK(looks.back().decided == 2);
 }
 
-// The default prior variance g (anytime_t_test.hpp) is the minimax g of the report's design of looks
-// (anytime_prior_variance.hpp): every default profile that spends seeds looks from its seeds to its seeds_cap at
-// alpha x kPlannedSelectedShare, and that design's minimax g must be the default (to its 3 significant digits, 0.5%).
-// A profile whose first look or cap moved would need another g: the control (a first look at 5) is named.
-TEST_CASE("seed spending: the default prior variance g is the minimax g of every spending profile's looks",
-          "[report][seeds]") {
+// The default prior variance g (anytime_t_test.hpp) is the design file's g, the minimax g of the report's design of
+// looks (anytime_prior_variance.hpp): every default profile that spends seeds names experiments/report_design.json,
+// looks from its first look to its cap at alpha x its planned share, and that design's minimax g must be the default
+// (to its 3 significant digits, 0.5%). A design whose first look moved needs another g: the control (a first look at
+// 5) is named.
+TEST_CASE("seed spending: every spending profile takes its looks from the design file, whose g is the default prior "
+          "variance and the minimax g of those looks", "[report][seeds]") {
+  const auto design = ex::read_report_design(kSource + "/experiments/report_design.json");
+  CHECK_THAT(design.g, Catch::WithinRel(ex::default_anytime_g, 5e-3));
   std::size_t spending = 0;
-  const auto minimax_of = [](const ex::Reproduction& r, int first, int cap) {
-    return ex::minimax_anytime_g(r.alpha * ex::kPlannedSelectedShare, std::size_t(first), std::size_t(cap));
-  };
   for (const auto& f : fs::directory_iterator(kSource + "/experiments/reproductions")) {
     const auto r = ex::read_reproduction(f.path().string(), kSource);
     if (!r.profiles.count("default")) continue;
@@ -367,8 +368,48 @@ TEST_CASE("seed spending: the default prior variance g is the minimax g of every
     if (p.cap() <= p.seeds) continue;
     ++spending;
     INFO(f.path().filename().string() << ": seeds " << p.seeds << " to " << p.cap());
-    CHECK_THAT(minimax_of(r, p.seeds, p.cap()), Catch::WithinRel(ex::default_anytime_g, 5e-3));
-    CHECK_THAT(minimax_of(r, 5, p.cap()), !Catch::WithinRel(ex::default_anytime_g, 5e-3));  // the control
+    CHECK(p.design == "experiments/report_design.json");
+    CHECK(p.seeds == design.first_look);
+    CHECK(p.cap() == design.cap);
+    CHECK(p.planned_selected_share == design.planned_selected_share);
+    const double level = r.alpha * p.planned_selected_share;
+    CHECK_THAT(ex::minimax_anytime_g(level, std::size_t(p.seeds), std::size_t(p.cap())),
+               Catch::WithinRel(ex::default_anytime_g, 5e-3));
+    CHECK_THAT(ex::minimax_anytime_g(level, 5, std::size_t(p.cap())),
+               !Catch::WithinRel(ex::default_anytime_g, 5e-3));  // the control
   }
   CHECK(spending == 9);
+}
+
+// The design file's checks: one source for the looks, and g derived from them.
+TEST_CASE("seed spending: a design file whose g is not its looks' minimax g, or a profile that names a design and "
+          "sets its seeds too, is refused with one line", "[report][seeds]") {
+  const fs::path dir = fs::temp_directory_path() / "dmlbench_design_file_test";
+  fs::create_directories(dir);
+  const auto write = [&](const std::string& name, const json& j) {
+    std::ofstream(dir / name) << j.dump(2);
+    return (dir / name).string();
+  };
+  const json good = {{"alpha", 0.05}, {"first_look", 4}, {"cap", 10}, {"planned_selected_share", 0.6}, {"g", 7.33}};
+  CHECK(ex::read_report_design(write("good.json", good)).first_look == 4);
+  json bad_g = good;
+  bad_g["g"] = 5.0;
+  CHECK_THROWS_WITH(ex::read_report_design(write("bad_g.json", bad_g)),
+                    Catch::Contains("bad_g.json") && Catch::Contains("not the minimax g of its looks"));
+  json moved = good;
+  moved["first_look"] = 5;  // the looks moved, g did not
+  CHECK_THROWS_WITH(ex::read_report_design(write("moved.json", moved)), Catch::Contains("not the minimax g"));
+  json no_cap = good;
+  no_cap.erase("cap");
+  CHECK_THROWS_WITH(ex::read_report_design(write("no_cap.json", no_cap)), Catch::Contains("\"cap\" is required"));
+  json share = good;
+  share["planned_selected_share"] = 1.5;
+  CHECK_THROWS_WITH(ex::read_report_design(write("share.json", share)), Catch::Contains("planned_selected_share"));
+  // a reproduction whose default profile names the design and sets seeds as well
+  json r = json::parse(std::ifstream(kSource + "/experiments/reproductions/lcc_table1.json"));
+  r["profiles"]["default"]["seeds"] = 5;
+  const std::string file = write("both.json", r);
+  CHECK_THROWS_WITH(ex::read_reproduction(file, kSource),
+                    Catch::Contains("\"seeds\" and \"design\" both given"));
+  fs::remove_all(dir);
 }

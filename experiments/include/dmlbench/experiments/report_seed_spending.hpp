@@ -45,12 +45,13 @@ struct SeedLook {
 SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t first,
                        std::size_t cap);
 
-// The share of the family that e-BH's looks plan to select: a look under `--multiplicity bh` decides at
-// alpha x 0.6 (R = 0.6 m), where the Bonferroni looks decide at alpha / m. The report's verdicts are e-BH's at the R it
-// finds at the end, whatever the looks planned: each claim is read at its own stop (claim_stop), a stopping time of its
-// own e-process, where the stopped e-process is an e-value (optional stopping), so the plan sets only how many seeds
-// are spent. 0.6 is bench/anytime_seed_budget.py's plan: at cap 10 it spends x1.51 today's
-// stage-seconds for 15.6 undecided of 75, where looks at alpha / m spend x1.86 for 17.2 (bench/README.md).
+// The share of the family that e-BH's looks plan to select where a profile names no design file (a profile that sets
+// its own seeds and cap): a look under `--multiplicity bh` decides at alpha x share (R = share m), where the Bonferroni
+// looks decide at alpha / m. The report's reproductions take theirs from experiments/report_design.json
+// (report_design.hpp). The report's verdicts are e-BH's at the R it finds at the end, whatever the looks planned: each
+// claim is read at its own stop (claim_stop), a stopping time of its own e-process, where the stopped e-process is an
+// e-value (optional stopping), so the plan sets how many seeds are spent and how many claims stopped at the looks'
+// level e-BH can still select, never the error.
 constexpr double kPlannedSelectedShare = 0.6;
 
 // A stage's seed spending (report_plan.hpp's Stage::spending): its first look's seeds, its cap, the planned family's
@@ -84,8 +85,8 @@ struct SeedPlan {
 // present seeds (the fewest of its arms'), so that a claim decided early takes no more seeds.
 std::optional<SeedPlan> next_seed_plan(const SeedSpending& spending, const SeedPlan& now, const SeedLook& look);
 
-// e-BH's planned R of a family of m: round(kPlannedSelectedShare m), at least 1; 0 (Bonferroni) for "holm".
-std::size_t planned_selected(const std::string& multiplicity, std::size_t family);
+// e-BH's planned R of a family of m: round(share m), at least 1; 0 (Bonferroni) for "holm".
+std::size_t planned_selected(const std::string& multiplicity, std::size_t family, double share = kPlannedSelectedShare);
 
 // The loop: look at the stage's summary (read_summary), and while next_seed_plan gives more seeds, run the stage
 // again with them (run_with_seeds) and look again. on_look sees every look. Returns the looks in order.
