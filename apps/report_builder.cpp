@@ -5,6 +5,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/child_process.hpp"
 #include "dmlbench/experiments/folder_lock.hpp"
+#include "dmlbench/experiments/report_claim_premise.hpp"
 #include "dmlbench/experiments/report_claim_stops.hpp"
 #include "dmlbench/experiments/report_folder.hpp"
 #include "dmlbench/experiments/report_io.hpp"
@@ -313,6 +314,8 @@ void assemble(const Run& run, const std::string& out_new) {
                                                ex::p_adjustment_named(cfg.multiplicity), run.stages);  // their own family
   const auto contested = ex::mark_contested(claims.rows, tuned);  // a direction that turns under equal tuning
   std::cerr << "[report] contested (a direction that turns with both arms tuned alike): " << contested.size() << "\n";
+  const auto premised = ex::mark_premise_not_reached(claims.rows);  // a statement whose premise the runs do not reach
+  std::cerr << "[report] premise not reached: " << premised.size() << "\n";
   if (!unscoped.empty()) {
     std::string list;
     for (const auto& u : unscoped) list += (list.empty() ? "" : ", ") + u;

@@ -51,7 +51,7 @@ TEST_CASE("claims table: every item 1-8 has a row and the verdicts are the pinne
     }
     if (r.verdict == Verdict::refuted) CHECK_FALSE(r.witness.empty());
   }
-  const std::set<std::string> errata = {"xhna-eq2", "xhn-eq32-34", "xhna-eq11-13", "htl-margin-attainable"};
+  const std::set<std::string> errata = {"xhna-eq2", "xhn-eq32-34", "htl-margin-attainable"};
   const std::set<std::string> refuted = {"xhn-sec6.1-no-top-left"};
   for (const auto& [id, v] : got) {
     INFO(id << " is " << name(v));

@@ -21,7 +21,7 @@ const std::map<std::string, std::string>& pinned_controls() {
       {"xhn-eq13-16", "w_ap and w_an swapped"},
       {"xhn-eq29-31", "sign of g_n flipped"},
       {"xhn-eq32-34", "corrected form with the factor 2 of beta = 2 alpha dropped"},
-      {"xhna-eq11-13", "corrected form with the factor 2 of beta = 2 alpha dropped"},
+      {"xhna-eq11-13", "the gradients' factor 2 dropped (beta = 1)"},
       {"xhn-eq7", "S_ap and S_an swapped"},
       {"xhn-eq17", "S_ap and S_an swapped"},
       {"xhna-eq1", "S_ap and S_an swapped"},

@@ -143,7 +143,7 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
          perturbed << b * (s.t.n - s.t.p), -b * (s.t.a - s.t.p), -b * (s.t.a - s.t.n);
          return (perturbed - g).cwiseAbs().maxCoeff();
        }}));
-  auto r = check_identity(
+  out.push_back(check_identity(
       meta("xhn-eq32-34", "XHN", "eqs 32-34",
            "the step of learning rate alpha on eqs 29-31 is f_p + beta(f_a-f_p), f_n - beta(f_a-f_n), "
            "f_a - beta f_n + beta f_p with beta = 2 as printed under eq 31"),
@@ -161,16 +161,24 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
         return (stacked(margin_update(s.t, margin_step_beta(s.lr))) - want).cwiseAbs().maxCoeff();
       },
-      "beta = 2 alpha: the learning rate is dropped between eqs 29-31 and 32-34 (printed form is the step for alpha = 1)");
-  out.push_back(r);
-  auto ra = alias(r, "xhna-eq11-13", "XHN-A", "eqs 11-13");
-  ra.statement = "the step of learning rate alpha on the gradients of [XHN-A] eqs 8-10 is eqs 11-13 with beta = 2 "
-                 "as printed under eq 10";
-  ra.corrected_form = "beta = 2 alpha: the learning rate is dropped between [XHN-A] eqs 8-10 and 11-13 (the printed "
-                      "update is the unit step f - g, the step for alpha = 1)";
-  ra.note = "the learning rate alpha is the bench's reading, carried over from [XHN] eqs 4-6; [XHN-A] states none for "
-            "the margin loss, and read as the unit step f - g its eqs 11-13 hold (the corrected form at alpha = 1)";
-  out.push_back(ra);
+      "an erratum of notation: beta = 2 alpha, the learning rate of eqs 4-6 dropped between eqs 29-31 and 32-34 (the "
+      "printed form is the step for alpha = 1); the algebra of eqs 32-34 is otherwise exact"));
+  // [XHN-A] states no learning rate for the margin loss: its eqs 11-13 read as printed are the update f - g on the
+  // gradients of its eqs 8-10, the unit step, which they are exactly.
+  out.push_back(check_identity(
+      meta("xhna-eq11-13", "XHN-A", "eqs 11-13",
+           "the update f - g on the gradients of [XHN-A] eqs 8-10 is eqs 11-13 with beta = 2 as printed under eq 10 "
+           "(the unit step: [XHN-A] states no learning rate for the margin loss)"),
+      samples,
+      [](const Sample& s) {
+        const auto want = autodiff_step(s.t, 1.0, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
+        return (stacked(margin_update(s.t, kMarginGradientBeta)) - want).cwiseAbs().maxCoeff();
+      },
+      zero,
+      {"the gradients' factor 2 dropped (beta = 1)", [](const Sample& s) {
+         const auto want = autodiff_step(s.t, 1.0, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
+         return (stacked(margin_update(s.t, 1.0)) - want).cwiseAbs().maxCoeff();
+       }}));
   return out;
 }
 

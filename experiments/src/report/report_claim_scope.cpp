@@ -60,10 +60,33 @@ static void refuse_hand_typed_results(const ClaimScope& s, const std::string& wh
   refuse(s.action, "audit \"action\"", false);
 }
 
+// "premise": {"text", and "row" + "reached_when", or "side" (treatment | baseline) + "at_least"}.
+static ClaimPremise parse_premise(const json& p, const std::string& where) {
+  const std::string w = where + " premise";
+  if (!p.is_object()) throw std::runtime_error(w + ": must be an object");
+  check_only_keys(p, {"text", "row", "reached_when", "side", "at_least"}, w);
+  ClaimPremise c;
+  c.text = nonempty_string(p, "text", w);
+  if (p.contains("row") == p.contains("side"))
+    throw std::runtime_error(w + ": give either \"row\" (another row's verdict) or \"side\" (a side's mean)");
+  if (p.contains("row")) {
+    c.row = nonempty_string(p, "row", w);
+    c.reached_when = nonempty_string(p, "reached_when", w);
+    return c;
+  }
+  c.side = nonempty_string(p, "side", w);
+  if (c.side != "treatment" && c.side != "baseline")
+    throw std::runtime_error(w + ": \"side\" must be treatment or baseline, got '" + c.side + "'");
+  if (!p.contains("at_least") || !p["at_least"].is_number())
+    throw std::runtime_error(w + ": \"at_least\" (the side's least mean that reaches the premise) is required");
+  c.at_least = p["at_least"].get<double>();
+  return c;
+}
+
 // One entry of a scope file; `where` = "FILE: row ID".
 static ClaimScope parse_entry(const json& e, const std::string& paper, const std::string& layer,
                               const std::string& where) {
-  check_only_keys(e, {"id", "scope", "quote", "rebuilt_from", "assumptions", "deviations", "audit"}, where);
+  check_only_keys(e, {"id", "scope", "quote", "rebuilt_from", "assumptions", "deviations", "audit", "premise"}, where);
   ClaimScope s;
   s.id = nonempty_string(e, "id", where);
   s.paper = paper;
@@ -87,6 +110,7 @@ static ClaimScope parse_entry(const json& e, const std::string& paper, const std
   s.differs = nonempty_string(audit, "differs", aw);
   s.free = required_string(audit, "free", aw);  // "" where the check fixes nothing the paper leaves free
   s.action = nonempty_string(audit, "action", aw);
+  if (e.contains("premise")) s.premise = parse_premise(e["premise"], where);
   refuse_hand_typed_results(s, where);
   return s;
 }

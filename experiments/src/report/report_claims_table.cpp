@@ -52,7 +52,8 @@ std::string refutations_markdown(const std::vector<ClaimRow>& rows) {
   std::ostringstream o;
   int n = 0;
   for (const auto& r : rows)
-    if (r.verdict == "refuted" || r.verdict == "contested" || r.verdict == "not-reproducible" ||
+    if (r.verdict == "refuted" || r.verdict == "contested" || r.verdict == "premise-not-reached" ||
+        r.verdict == "not-reproducible" ||
         r.verdict == "not-reproduced") {
       ++n;
       o << "- **" << r.verdict << "** [" << r.paper << " " << r.where << "] `" << r.id << "`" << scope_tag(r) << ": "
@@ -103,7 +104,7 @@ namespace {
 std::string tally_table(const std::map<std::string, std::map<std::string, int>>& by_paper) {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> columns = {
       {"verified", {"verified"}}, {"direction only", {"direction-only"}}, {"refuted", {"refuted"}},
-      {"contested", {"contested"}}, {"erratum", {"erratum"}},
+      {"contested", {"contested"}}, {"premise not reached", {"premise-not-reached"}}, {"erratum", {"erratum"}},
       {"not reproduced", {"not-reproducible", "not-reproduced"}}, {"inconclusive", {"inconclusive"}}};
   std::ostringstream o;
   o << "| paper | rows |";

@@ -13,6 +13,9 @@ namespace {
 
 // What would move the verdict, by its kind and layer.
 std::string what_would_change(const ClaimRow& r) {
+  if (r.verdict == "premise-not-reached")
+    return "a run that reaches the premise (see why this verdict), after which the statement itself is judged; or "
+           "the paper stating that its sentence holds without it";
   if (r.verdict == "contested")
     return "default and tuned runs that agree in direction; or the paper naming the settings its numbers were made "
            "with, so that one of the two readings is the paper's";
@@ -60,7 +63,7 @@ void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, c
 }  // namespace
 
 bool sheet_finding(const std::string& verdict) {
-  return verdict == "refuted" || verdict == "erratum" || verdict == "contested";
+  return verdict == "refuted" || verdict == "erratum" || verdict == "contested" || verdict == "premise-not-reached";
 }
 
 std::string reproduce_command(const ClaimRow& row, const std::map<std::string, std::string>& commands) {
@@ -114,7 +117,7 @@ std::string paper_sheets_index_markdown(const std::vector<ClaimRow>& rows) {
   for (const auto& [paper, c] : counts) {
     o << "- [[" << paper << "]](papers/" << paper << ".md):";
     std::string sep = " ";
-    for (const char* v : {"refuted", "erratum", "contested", "verified"})
+    for (const char* v : {"refuted", "erratum", "contested", "premise-not-reached", "verified"})
       if (c.count(v)) {
         o << sep << c.at(v) << " " << v;
         sep = ", ";

@@ -190,8 +190,9 @@ std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdj
       o << "; " << name << ": " << c.n << " rows, a family of the " << c.family << " with at least two seeds"
         << (name == "the papers' own statements" ? " (the rows that count for or against a paper are controlled "
                                                    "among themselves)" : "") << ":";
-    for (const char* k : {"verified", "direction-only", "refuted", "contested", "not-reproduced", "inconclusive"})
-      if (c.by.count(k) || std::string(k) != "contested") o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
+    for (const char* k : {"verified", "direction-only", "refuted", "contested", "premise-not-reached", "not-reproduced",
+                          "inconclusive"})
+      if (c.by.count(k) || (std::string(k) != "contested" && std::string(k) != "premise-not-reached")) o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
   }
   return o.str();
 }

@@ -1,7 +1,10 @@
 // The rules by which a row counts against its paper: a direction that turns under equal tuning is contested; the
 // papers' own rows form their own decision family apart from the bench's extensions; every finding on a paper's own
-// statements stands on that paper's sheet with its quote, place, reading and reproduce command.
+// statements stands on that paper's sheet with its quote, place, reading and reproduce command; a statement whose
+// premise the bench's run does not reach is judged premise-not-reached.
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_claim_premise.hpp"
+#include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/report_paper_sheets.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
@@ -113,4 +116,66 @@ TEST_CASE("erratum sheets: each finding on a paper's own statements with its quo
   auto no_place = rows;
   no_place[0].where.clear();
   CHECK_THROWS_WITH(ex::paper_sheets_markdown(no_place, commands), Catch::Contains("no place"));
+}
+
+// The two rows the rule is for, built as the report builds them: [LCC] Table 4's cell presumes a baseline that fits
+// the training set (99.9 printed), which the bench's baseline arm does not reach (its means near 50-59 here); [HTL]'s
+// abstract presumes a loss that can meet its margin, which the theory row htl-margin-attainable refutes as printed.
+TEST_CASE("counting rule [LCC Table 4][HTL abstract]: a statement whose premise the run does not reach is "
+          "premise-not-reached, not refuted, and a reached premise moves nothing", "[report][counting]") {
+  ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
+  table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
+  ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
+  htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
+  ex::ClaimRow margin;
+  margin.id = "htl-margin-attainable";
+  margin.verdict = "erratum";
+  margin.layer = "theory";
+  // the controls: the same premises reached (a baseline above 95, a margin row verified), and a row with no premise
+  ex::ClaimRow fits = training_row("fits", -3);
+  fits.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 40};
+  ex::ClaimRow reached = training_row("reached", -3);
+  reached.scope.premise = ex::ClaimPremise{"a row holds", "open-row", "verified", "", 0};
+  ex::ClaimRow open_row;
+  open_row.id = "open-row";
+  open_row.verdict = "verified";
+  std::vector<ex::ClaimRow> rows = {table4, htl, fits, reached, training_row("plain", -3)};
+  ex::decide_training_claims(rows, ex::PAdjustment::holm);
+  for (const auto& r : rows) REQUIRE(r.verdict == "refuted");
+  rows.push_back(margin);
+  rows.push_back(open_row);
+  const auto marked = ex::mark_premise_not_reached(rows);
+  CHECK(marked == std::vector<std::string>{"lcc-table4-r1-train-alphabets-paper-baseline", "htl-r1-vs-random"});
+  CHECK(rows[0].verdict == "premise-not-reached");
+  CHECK_THAT(rows[0].note, Catch::Contains("the baseline arm's mean 54.5 over 10 seeds (the premise needs at least "
+                                           "95.0), not reached") && Catch::Contains("refuted read without its premise"));
+  CHECK(rows[1].verdict == "premise-not-reached");
+  CHECK_THAT(rows[1].note, Catch::Contains("htl-margin-attainable is erratum (the premise needs verified)"));
+  CHECK(rows[0].statistics["outcome"] == "refuted");  // the decision without the premise is kept
+  CHECK(rows[2].verdict == "refuted");
+  CHECK_THAT(rows[2].note, Catch::Contains(", reached."));
+  CHECK(rows[3].verdict == "refuted");
+  CHECK(rows[4].verdict == "refuted");
+  CHECK(ex::sheet_finding("premise-not-reached"));
+  // a premise that names no row, or a side the row lacks, is an error naming the row
+  ex::ClaimRow lost = training_row("lost", -3);
+  lost.scope.premise = ex::ClaimPremise{"x", "no-such-row", "verified", "", 0};
+  std::vector<ex::ClaimRow> bad = {lost};
+  CHECK_THROWS_WITH(ex::mark_premise_not_reached(bad), Catch::Contains("row lost: its premise row no-such-row"));
+  ex::ClaimRow theory_side;
+  theory_side.id = "theory-side";
+  theory_side.scope.premise = ex::ClaimPremise{"x", "", "", "baseline", 1};
+  bad = {theory_side};
+  CHECK_THROWS_WITH(ex::mark_premise_not_reached(bad), Catch::Contains("row theory-side: its premise reads the baseline"));
+}
+
+// The committed scope entries carry the two premises the rule is for.
+TEST_CASE("counting rule: the committed scopes give [LCC] Table 4's paper-baseline row and [HTL]'s R@1 row their "
+          "premises", "[report][counting]") {
+  const auto scopes = ex::read_claim_scopes(DMLBENCH_SOURCE_DIR);
+  REQUIRE(scopes.at("lcc-table4-r1-train-alphabets-paper-baseline").premise.has_value());
+  CHECK(scopes.at("lcc-table4-r1-train-alphabets-paper-baseline").premise->side == "baseline");
+  REQUIRE(scopes.at("htl-r1-vs-random").premise.has_value());
+  CHECK(scopes.at("htl-r1-vs-random").premise->row == "htl-margin-attainable");
+  CHECK_FALSE(scopes.at("lcc-table4-r1-train-alphabets").premise.has_value());  // the control: its variant twin
 }

@@ -4,10 +4,22 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace dmlbench::experiments {
+
+// A statement's premise (what the paper's sentence takes as given), measured by the bench: either another row's verdict
+// ("row" and the verdict that reaches it, "reached_when"), or a side of this training row ("side": treatment or
+// baseline) whose per-seed mean must be at least "at_least" (the metric's own scale). A row whose premise is not
+// reached is judged "premise-not-reached" (report_claim_premise.hpp), never refuted or verified.
+struct ClaimPremise {
+  std::string text;  // the premise in words, with the paper's own number where it prints one
+  std::string row, reached_when;
+  std::string side;
+  double at_least = 0;
+};
 
 struct ClaimScope {
   std::string id, paper, layer;  // layer: theory | sims | experiments (the folder its file sits in)
@@ -20,6 +32,7 @@ struct ClaimScope {
   // the check fixes left free, what changed or should change
   std::string checks, differs, free, action;
   std::string file;  // the scope file, relative to the source tree
+  std::optional<ClaimPremise> premise;
 };
 
 // as-printed, reconstructed, variant (the bench's version of a printed method, judged beside the cell the paper's own

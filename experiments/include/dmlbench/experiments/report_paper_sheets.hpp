@@ -1,5 +1,5 @@
 // One erratum sheet per paper (reports/papers/<KEY>.md): every row on the paper's own statements (scope as-printed or
-// reconstructed) whose verdict is refuted, erratum or contested, each with the paper's words and place, the bench's
+// reconstructed) whose verdict is refuted, erratum, contested or premise-not-reached, each with the paper's words and place, the bench's
 // reading (its scope, what the check fixes that the paper leaves free, where the run differs), the evidence, what
 // would change the verdict and the command that reproduces it; the verified rows in one table at the end. Generated
 // from the rows alone, so that every number on a sheet is the report's own.
