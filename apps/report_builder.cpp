@@ -12,6 +12,7 @@
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
 #include "dmlbench/experiments/report_paper_sheets.hpp"
+#include "dmlbench/experiments/report_sentence_rows.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
@@ -283,6 +284,9 @@ void write_paper_sheets(const ReportConfig& cfg, const std::vector<ex::Reproduct
       if (!m.claim.empty())
         commands[m.claim] = "dmlbench reproduce --file " + fs::relative(r.file, cfg.source_dir).generic_string() +
                             " --profile " + cfg.profile + " --out <dir>";
+  for (const auto& r : rows)  // a sentence judged from its parts: the command that runs them
+    if (r.scope.sentence && commands.count(r.scope.sentence->rows.front()))
+      commands[r.id] = commands.at(r.scope.sentence->rows.front());
   fs::create_directories(out_new + "/papers");
   for (const auto& [paper, md] : ex::paper_sheets_markdown(rows, commands))
     ex::write_file_atomically(out_new + "/papers/" + paper + ".md", md);
@@ -296,7 +300,8 @@ void assemble(const Run& run, const std::string& out_new) {
   const auto repros = ex::report_reproductions(cfg);
   auto claims = ex::gather_claims(cfg.work, repros);
   // scopes first: the papers' own rows are decided as a family of their own (training_family_of)
-  const auto unscoped = ex::attach_claim_scopes(claims.rows, ex::read_claim_scopes(cfg.source_dir));
+  const auto scopes = ex::read_claim_scopes(cfg.source_dir);
+  const auto unscoped = ex::attach_claim_scopes(claims.rows, scopes);
   const std::size_t stopped = ex::read_claims_at_their_stops(claims.rows, claims.summaries, run.stages);
   std::cerr << "[report] each training claim read at its own stop: " << stopped
             << " before the seeds their arms hold (the later seeds a labelled re-read)\n";
@@ -316,6 +321,8 @@ void assemble(const Run& run, const std::string& out_new) {
   std::cerr << "[report] contested (a direction that turns with both arms tuned alike): " << contested.size() << "\n";
   const auto premised = ex::mark_premise_not_reached(claims.rows);  // a statement whose premise the runs do not reach
   std::cerr << "[report] premise not reached: " << premised.size() << "\n";
+  const auto sentences = ex::add_sentence_rows(claims.rows, scopes);  // a sentence checked in parts, judged once
+  std::cerr << "[report] sentences judged from their parts: " << sentences.size() << "\n";
   if (!unscoped.empty()) {
     std::string list;
     for (const auto& u : unscoped) list += (list.empty() ? "" : ", ") + u;

@@ -83,10 +83,27 @@ static ClaimPremise parse_premise(const json& p, const std::string& where) {
   return c;
 }
 
+// "judged_by": {"rows": [two or more claim ids], "rule": "all" | "most", "where", "statement"}.
+static ClaimSentence parse_sentence(const json& j, const std::string& where) {
+  const std::string w = where + " judged_by";
+  if (!j.is_object()) throw std::runtime_error(w + ": must be an object");
+  check_only_keys(j, {"rows", "rule", "where", "statement"}, w);
+  ClaimSentence c;
+  c.rows = string_list(j, "rows", w);
+  if (c.rows.size() < 2) throw std::runtime_error(w + ": a sentence judged in parts names at least two rows");
+  c.rule = nonempty_string(j, "rule", w);
+  if (c.rule != "all" && c.rule != "most")
+    throw std::runtime_error(w + ": \"rule\" must be all or most, got '" + c.rule + "'");
+  c.where = nonempty_string(j, "where", w);
+  c.statement = nonempty_string(j, "statement", w);
+  return c;
+}
+
 // One entry of a scope file; `where` = "FILE: row ID".
 static ClaimScope parse_entry(const json& e, const std::string& paper, const std::string& layer,
                               const std::string& where) {
-  check_only_keys(e, {"id", "scope", "quote", "rebuilt_from", "assumptions", "deviations", "audit", "premise"}, where);
+  check_only_keys(e, {"id", "scope", "quote", "rebuilt_from", "assumptions", "deviations", "audit", "premise",
+                      "judged_by"}, where);
   ClaimScope s;
   s.id = nonempty_string(e, "id", where);
   s.paper = paper;
@@ -111,6 +128,7 @@ static ClaimScope parse_entry(const json& e, const std::string& paper, const std
   s.free = required_string(audit, "free", aw);  // "" where the check fixes nothing the paper leaves free
   s.action = nonempty_string(audit, "action", aw);
   if (e.contains("premise")) s.premise = parse_premise(e["premise"], where);
+  if (e.contains("judged_by")) s.sentence = parse_sentence(e["judged_by"], where);
   refuse_hand_typed_results(s, where);
   return s;
 }

@@ -64,6 +64,11 @@ std::string stop_text(const json& s) {
   else
     o << ", " << r.value("paper_side", 0) << " on the paper's side";
   o << ", read " << r.value("reading", "");
+  if (s.contains("holdout")) {
+    const json& h = s["holdout"];
+    o << "; holdout (seeds its decision never saw): " << h.value("on_decided_side", 0) << " of " << h.value("n", 0)
+      << " on the decided side, mean " << signed_fixed1(h["mean"]);
+  }
   return o.str();
 }
 
@@ -163,6 +168,26 @@ std::size_t decide_training_claims(std::vector<ClaimRow>& rows, PAdjustment meth
   return testable;
 }
 
+namespace {
+
+// " Holdout: 12 decided rows have seeds after their stop (another claim's on a shared arm), which their decisions never
+// saw; in 10 of them most of those seeds lie on the decided side." ("" where none has)
+std::string holdout_counts_text(const std::vector<ClaimRow>& rows) {
+  std::size_t with = 0, agree = 0;
+  for (const auto& r : rows)
+    if (r.training() && r.statistics.contains("holdout")) {
+      const json& h = r.statistics["holdout"];
+      ++with;
+      agree += 2 * h.value("on_decided_side", std::size_t(0)) > h.value("n", std::size_t(0));
+    }
+  if (with == 0) return "";
+  return " Holdout: " + std::to_string(with) + " decided rows have seeds after their stop (another claim's on a shared "
+         "arm), which their decisions never saw; in " + std::to_string(agree) + " of them most of those seeds lie on "
+         "the decided side (a description, no test).";
+}
+
+}  // namespace
+
 std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdjustment method) {
   struct Counts {
     std::size_t n = 0, family = 0;
@@ -194,7 +219,7 @@ std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdj
                           "inconclusive"})
       if (c.by.count(k) || (std::string(k) != "contested" && std::string(k) != "premise-not-reached")) o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
   }
-  return o.str();
+  return o.str() + holdout_counts_text(rows);
 }
 
 std::string training_outcomes_definition_markdown() {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -232,6 +233,38 @@ json claim_statistics_at(const json& statistics, std::size_t seeds, const ClaimD
   return s;
 }
 
+namespace {
+
+// The seeds a decided claim's decision never saw (those after its stop): {"n", "seeds", "mean", "on_decided_side"
+// (seeds whose difference lies strictly on the side the claim was decided on), "of_side" (+1 the paper's, -1 the
+// other)}; null where the claim is undecided or no seed came after its stop.
+json holdout_json(const json& s, const ClaimDecision& d) {
+  const int side = d.outcome == TrainingOutcome::refuted ? -1
+                   : d.outcome == TrainingOutcome::verified || d.outcome == TrainingOutcome::direction_only ? +1
+                                                                                                              : 0;
+  if (side == 0 || !s.contains("later_seeds")) return nullptr;
+  std::set<std::uint64_t> seen;
+  for (const auto& k : s["per_seed"]["seeds"]) seen.insert(k.get<std::uint64_t>());
+  const json& later = s["later_seeds"];
+  const int paper = s.at("paper_sign").get<int>();
+  json seeds = json::array();
+  double sum = 0;
+  std::size_t on_side = 0;
+  for (std::size_t k = 0; k < later["seeds"].size(); ++k) {
+    const auto seed = later["seeds"][k].get<std::uint64_t>();
+    if (seen.count(seed)) continue;
+    const double x = later["differences"][k].get<double>();
+    seeds.push_back(seed);
+    sum += x;
+    on_side += x * paper * side > 0;
+  }
+  if (seeds.empty()) return nullptr;
+  return {{"n", seeds.size()}, {"seeds", seeds}, {"mean", sum / double(seeds.size())}, {"on_decided_side", on_side},
+          {"of_side", side}};
+}
+
+}  // namespace
+
 json claim_statistics_decided(const json& statistics, const ClaimFamily& family, bool with_design_power) {
   check_family(family);
   if (!claim_statistics_testable(statistics)) return statistics;
@@ -262,6 +295,8 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   } else {
     s.erase("re_read");
   }
+  if (const json h = holdout_json(s, d); h.is_object()) s["holdout"] = h;
+  else s.erase("holdout");
   return s;
 }
 

@@ -295,9 +295,10 @@ std::vector<ScopeText> scope_texts(const json& f, const std::string& file) {
         out.push_back({file, id, key, v.get<std::string>()});
       } else if (v.is_array()) {
         for (const auto& s : v) out.push_back({file, id, key, s.get<std::string>()});
-      } else if (v.is_object()) {  // the audit's cells; a premise's text (its row, side and bound are no prose)
+      } else if (v.is_object()) {  // the audit's cells; a premise's text and a sentence's statement (their rows, sides,
+                                   // bounds, rules and places are no prose)
         for (const auto& cell : v.items())
-          if (key != "premise" || cell.key() == "text")
+          if ((key != "premise" || cell.key() == "text") && (key != "judged_by" || cell.key() == "statement"))
             out.push_back({file, id, key + "." + cell.key(), cell.value().get<std::string>()});
       }
     }
@@ -391,7 +392,8 @@ TEST_CASE("claim scopes: no committed scope text types a result, states a verdic
   std::set<std::string> fields;
   for (const auto& t : texts) fields.insert(t.field);
   CHECK(fields == std::set<std::string>{"quote", "rebuilt_from", "assumptions", "deviations", "audit.checks",
-                                        "audit.differs", "audit.free", "audit.action", "premise.text"});
+                                        "audit.differs", "audit.free", "audit.action", "premise.text",
+                                        "judged_by.statement"});
   // negative controls: each a text the rules must refuse, with the rule that refuses it
   const std::string typed = "types a run's result or a verdict by hand ";
   CHECK(scope_text_fault("audit.free", "audit runs gave 0.43 at lr 1e-4") == typed + "('audit runs')");

@@ -40,6 +40,8 @@ std::map<std::string, Claim> claims_of_the_bench() {
     all[c.id] = {c.paper, "theory", c.equation, "theory/src (theory::all_claims)"};
   for (const auto& c : dmlbench::sims::collapse_claims(20261121))
     all[c.id] = {c.paper, "sims", c.equation, "sims/src (sims::collapse_claims)"};
+  for (const auto& [id, s] : ex::read_claim_scopes(DMLBENCH_SOURCE_DIR))  // a sentence judged from its parts
+    if (s.sentence) all[id] = {s.paper, s.layer, s.sentence->where, s.file + " (judged_by)"};
   for (const auto& f : fs::directory_iterator(std::string(DMLBENCH_SOURCE_DIR) + "/experiments/reproductions")) {
     if (f.path().extension() != ".json") continue;
     const auto r = ex::read_reproduction(f.path().string(), DMLBENCH_SOURCE_DIR);

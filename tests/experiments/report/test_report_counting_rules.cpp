@@ -6,6 +6,7 @@
 #include "dmlbench/experiments/report_claim_premise.hpp"
 #include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/report_paper_sheets.hpp"
+#include "dmlbench/experiments/report_sentence_rows.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
 
@@ -178,4 +179,65 @@ TEST_CASE("counting rule: the committed scopes give [LCC] Table 4's paper-baseli
   REQUIRE(scopes.at("htl-r1-vs-random").premise.has_value());
   CHECK(scopes.at("htl-r1-vs-random").premise->row == "htl-margin-attainable");
   CHECK_FALSE(scopes.at("lcc-table4-r1-train-alphabets").premise.has_value());  // the control: its variant twin
+}
+
+// [XHN] Sec 6.2's "a clear gap of L1st and L2nd with EPHN" is checked at n = 2, 4, 8, 16 (four extensions) and judged
+// once, by every part; Sec 6.3's "for most choices of the group size n" by more than half of them.
+TEST_CASE("counting rule [XHN Sec 6.2][XHN Sec 6.3]: one sentence checked in parts is judged once, from its parts by "
+          "its rule", "[report][counting]") {
+  using V = std::vector<std::string>;
+  CHECK(ex::sentence_verdict(V{"verified", "verified", "verified", "verified"}, "all") == "verified");
+  CHECK(ex::sentence_verdict(V{"verified", "inconclusive", "refuted", "refuted"}, "all") == "refuted");
+  CHECK(ex::sentence_verdict(V{"verified", "inconclusive", "verified", "verified"}, "all") == "inconclusive");
+  CHECK(ex::sentence_verdict(V{"verified", "verified", "verified", "refuted"}, "most") == "verified");
+  CHECK(ex::sentence_verdict(V{"verified", "verified", "refuted", "refuted"}, "most") == "refuted");
+  CHECK(ex::sentence_verdict(V{"inconclusive", "inconclusive", "inconclusive", "inconclusive"}, "most") ==
+        "inconclusive");
+  CHECK(ex::sentence_verdict(V{"verified", "verified", "inconclusive", "inconclusive"}, "most") == "inconclusive");
+  CHECK_THROWS_AS(ex::sentence_verdict(V{"verified"}, "some"), std::invalid_argument);
+  // the row: added after its parts, its scope the sentence's, its measured column each part's verdict
+  std::vector<ex::ClaimRow> rows;
+  for (const char* id : {"gap-n2", "gap-n8"}) {
+    ex::ClaimRow r;
+    r.id = id;
+    r.paper = "XHN";
+    r.scope.scope = "extension";
+    r.verdict = std::string(id) == "gap-n2" ? "verified" : "refuted";
+    rows.push_back(r);
+  }
+  ex::ClaimScope sentence;
+  sentence.id = "gap";
+  sentence.paper = "XHN";
+  sentence.scope = "as-printed";
+  sentence.sentence = ex::ClaimSentence{{"gap-n2", "gap-n8"}, "all", "Sec 6.2", "a gap at every n"};
+  const std::map<std::string, ex::ClaimScope> scopes = {{"gap", sentence}};
+  CHECK(ex::add_sentence_rows(rows, scopes) == std::vector<std::string>{"gap"});
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[2].verdict == "refuted");
+  CHECK(rows[2].measured == "its parts: gap-n2: verified; gap-n8: refuted (rule: every part)");
+  CHECK(ex::judges_the_paper(rows[2].scope.scope));
+  // the controls: a part that still judges the paper itself, and a part that is no row, are refused
+  rows.pop_back();
+  rows[1].scope.scope = "as-printed";
+  CHECK_THROWS_WITH(ex::add_sentence_rows(rows, scopes), Catch::Contains("its part gap-n8 must be an extension"));
+  rows.pop_back();
+  CHECK_THROWS_WITH(ex::add_sentence_rows(rows, scopes), Catch::Contains("its part gap-n8 is no claim row"));
+  rows.clear();  // no part at all (a report without their stage): no row, no error
+  CHECK(ex::add_sentence_rows(rows, scopes).empty());
+}
+
+TEST_CASE("counting rule: the committed scopes judge [XHN]'s three sentences checked by group size once each",
+          "[report][counting]") {
+  const auto scopes = ex::read_claim_scopes(DMLBENCH_SOURCE_DIR);
+  std::size_t sentences = 0;
+  for (const auto& [id, s] : scopes) {
+    if (!s.sentence) continue;
+    ++sentences;
+    INFO(id);
+    CHECK(ex::judges_the_paper(s.scope));
+    for (const auto& part : s.sentence->rows) CHECK(scopes.at(part).scope == "extension");
+  }
+  CHECK(sentences == 3);
+  CHECK(scopes.at("xhn-sec6.3-l2nd-ephn-above-epshn").sentence->rule == "most");
+  CHECK_FALSE(scopes.at("xhn-fig4-l2nd-ephn-above-epshn-n2").sentence.has_value());  // the control: a part
 }

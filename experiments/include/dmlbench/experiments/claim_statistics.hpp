@@ -71,6 +71,9 @@ struct ClaimFamily {
 // The same object decided at its family's level: "decision" and every result above recomputed. An object without
 // per-seed differences (fewer than 2, or a summary that predates them) is returned as it is. Throws
 // std::invalid_argument for a family of size 0 or selected > size.
+// A decided claim read at a stop before its arms' last seed gets "holdout": the seeds after its stop, which its
+// decision never saw, {"n", "seeds", "mean", "on_decided_side", "of_side"} (a fresh look at the decided direction,
+// never the verdict).
 // with_design_power: an inconclusive mean read at a stop gets "design_power" (claim_design_power.hpp, a simulation of
 // a few thousand designs: off where many reports are simulated).
 nlohmann::ordered_json claim_statistics_decided(const nlohmann::ordered_json& statistics, const ClaimFamily& family,

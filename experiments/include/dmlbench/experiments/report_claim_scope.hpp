@@ -21,6 +21,15 @@ struct ClaimPremise {
   double at_least = 0;
 };
 
+// One sentence of a paper that the bench checks in parts (by group size, by set): the entry of the row that judges the
+// sentence itself ("judged_by"), whose verdict follows from its parts' by a stated rule (report_sentence_rows.hpp);
+// the parts are extensions.
+struct ClaimSentence {
+  std::vector<std::string> rows;  // the parts' claim ids
+  std::string rule;               // "all": every part; "most": more than half of the parts
+  std::string where, statement;
+};
+
 struct ClaimScope {
   std::string id, paper, layer;  // layer: theory | sims | experiments (the folder its file sits in)
   std::string scope;             // as-printed | reconstructed | extension
@@ -33,6 +42,7 @@ struct ClaimScope {
   std::string checks, differs, free, action;
   std::string file;  // the scope file, relative to the source tree
   std::optional<ClaimPremise> premise;
+  std::optional<ClaimSentence> sentence;
 };
 
 // as-printed, reconstructed, variant (the bench's version of a printed method, judged beside the cell the paper's own
