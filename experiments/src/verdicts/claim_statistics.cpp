@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <map>
 #include <set>
 #include <sstream>
@@ -235,6 +236,13 @@ json claim_statistics_at(const json& statistics, std::size_t seeds, const ClaimD
 
 namespace {
 
+// "2", "0.5", "1.25": a configured number as written (six significant digits at most).
+std::string short_number(double x) {
+  std::ostringstream o;
+  o << std::setprecision(6) << x;
+  return o.str();
+}
+
 // The seeds a decided claim's decision never saw (those after its stop): {"n", "seeds", "mean", "on_decided_side"
 // (seeds whose difference lies strictly on the side the claim was decided on), "of_side" (+1 the paper's, -1 the
 // other)}; null where the claim is undecided or no seed came after its stop.
@@ -273,7 +281,7 @@ json claim_statistics_decided(const json& statistics, const ClaimFamily& family,
   ClaimDecision d = decide_claim(in);
   move_back_by_margin(s, d);
   if (non_inferiority(s))
-    d.reason = "non-inferiority by the margin delta = " + std::to_string(s.at("smallest_effect").get<double>()) +
+    d.reason = "non-inferiority by the margin delta = " + short_number(s.at("smallest_effect").get<double>()) +
                ": " + d.reason + " (the differences moved by the margin)";
   s["decision"] = decision_json(in, d, family);
   s["difference"] = d.mean;

@@ -516,6 +516,7 @@ TEST_CASE("a claim's summary row: per-seed differences paired by seed, decided b
   CHECK(sn["outcome"] == "verified");
   CHECK(sn["ci_low"].get<double>() > -2);
   CHECK(sn["ci_high"].get<double>() < 0);  // below 0: superiority would refute it
+  CHECK_THAT(sn["outcome_reason"].get<std::string>(), Catch::StartsWith("non-inferiority by the margin delta = 2: "));
   const AnytimeInterval ni = anytime_interval(near, 0.05);
   CHECK_THAT(sn["ci_low"].get<double>(), Catch::WithinAbs(ni.low, 1e-9));  // the differences' own interval
   CHECK(summarize_variant(rl, {"", "", {}}, runs_of(base, plus(far)))["rows"][0]["statistics"]["outcome"] == "refuted");
