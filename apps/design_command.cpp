@@ -4,6 +4,8 @@
 
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/report_design_choice.hpp"
+#include "dmlbench/experiments/reproduction.hpp"
+#include "repository_dir.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -47,8 +49,28 @@ json performance_json(const ex::DesignPerformance& p) {
           {"seeds_per_claim", p.seeds}};
 }
 
+// The share of the spending stages' claims judged as a typical seed: the report's mix of estimands (a property of
+// its claims, read from the reproduction files, never from their runs).
+double typical_share_of_reproductions() {
+  const std::string root = repository_dir();
+  std::size_t claims = 0, typical = 0;
+  for (const auto& f : std::filesystem::directory_iterator(root + "/experiments/reproductions")) {
+    if (f.path().extension() != ".json") continue;
+    const auto r = ex::read_reproduction(f.path().string(), root);
+    if (!r.profiles.count("default") || r.profiles.at("default").cap() <= r.profiles.at("default").seeds) continue;
+    for (const auto& m : r.metrics)
+      if (!m.claim.empty() && !m.direction.empty()) {
+        ++claims;
+        typical += m.estimand == "typical seed";
+      }
+  }
+  if (claims == 0) throw std::runtime_error(root + "/experiments/reproductions: no spending stage's claims");
+  return double(typical) / double(claims);
+}
+
 // Every candidate over every scenario, a progress line each; the averaged performances in candidate order.
 std::vector<ex::DesignPerformance> simulate_candidates(const DesignOptions& o, json& scenarios) {
+  const double typical = typical_share_of_reproductions();
   std::vector<ex::DesignPerformance> averaged;
   const auto start = std::chrono::steady_clock::now();
   const std::size_t total = kFirstLooks.size() * kShares.size();
@@ -57,7 +79,7 @@ std::vector<ex::DesignPerformance> simulate_candidates(const DesignOptions& o, j
       const ex::DesignCandidate d{first, o.cap, share};
       std::vector<ex::DesignPerformance> per;
       for (std::size_t s = 0; s < kNullShares.size(); ++s) {
-        const ex::SyntheticFamily f{75, kNullShares[s], 0.3, 3.0};
+        const ex::SyntheticFamily f{75, kNullShares[s], 0.3, 3.0, typical};
         per.push_back(ex::simulate_design(d, f, o.alpha, o.reports, o.seed + s));  // the same families per candidate
       }
       averaged.push_back(ex::average_performance(per));
@@ -67,7 +89,8 @@ std::vector<ex::DesignPerformance> simulate_candidates(const DesignOptions& o, j
                 << spent / double(averaged.size()) * double(total - averaged.size()) << " s left\n";
     }
   scenarios = json::array();
-  for (const double n : kNullShares) scenarios.push_back({{"claims", 75}, {"null_share", n}});
+  for (const double n : kNullShares)
+    scenarios.push_back({{"claims", 75}, {"null_share", n}, {"typical_seed_share", typical}});
   return averaged;
 }
 
@@ -92,7 +115,8 @@ json design_file(const DesignOptions& o, const std::vector<ex::DesignPerformance
         {"cap", "fixed by the budget (the most seeds per arm the report affords on two cores), not chosen"},
         {"criterion", "among the candidates that find at least 95% of the true effects the best candidate finds "
                       "(averaged over the scenarios), the one with the fewest seeds per claim"},
-        {"synthetic", {{"per_seed", "N(delta, 1), each claim its own arm"},
+        {"synthetic", {{"per_seed", "N(delta, 1), each claim its own arm; a typical-seed claim judges their signs (the "
+                                    "share the spending stages' claims have, from the reproduction files)"},
                        {"effects", "|delta| log-uniform on [0.3, 3] sd, random sign; null claims delta = 0"},
                        {"scenarios", scenarios}, {"reports_per_scenario", o.reports}}},
         {"candidates", candidates},
@@ -117,13 +141,13 @@ void add_design_command(CLI::App& app) {
     json scenarios;
     const auto averaged = simulate_candidates(*o, scenarios);
     const std::size_t at = ex::chosen_design(averaged);
-    std::cout << std::left << std::setw(8) << "first" << std::setw(8) << "share" << std::setw(8) << "g"
+    std::cout << std::left << std::setw(8) << "first" << std::setw(8) << "share" << std::setw(10) << "g"
               << std::setw(10) << "found" << std::setw(8) << "FDR" << "seeds/claim\n";
     for (std::size_t i = 0; i < averaged.size(); ++i) {
       const auto& p = averaged[i];
       std::cout << std::left << std::fixed << std::setw(8) << p.design.first_look << std::setprecision(2)
-                << std::setw(8) << p.design.planned_selected_share << std::setprecision(3) << std::setw(8)
-                << three_digits(p.g) << std::setprecision(2) << std::setw(10) << p.found << std::setprecision(4)
+                << std::setw(8) << p.design.planned_selected_share << std::defaultfloat << std::setprecision(3)
+                << std::setw(10) << three_digits(p.g) << std::fixed << std::setprecision(2) << std::setw(10) << p.found << std::setprecision(4)
                 << std::setw(8) << p.false_discovery_rate << std::setprecision(2) << p.seeds
                 << (i == at ? "  <- chosen" : "") << "\n";
     }

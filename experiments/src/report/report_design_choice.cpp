@@ -21,8 +21,10 @@ void check(const DesignCandidate& d, const SyntheticFamily& f, int reports) {
                                 std::to_string(d.cap));
   if (!(d.planned_selected_share > 0 && d.planned_selected_share <= 1))
     throw std::invalid_argument("a design's planned share must lie in (0, 1]");
-  if (f.claims < 1 || !(f.null_share >= 0 && f.null_share <= 1) || !(f.effect_low > 0 && f.effect_high >= f.effect_low))
-    throw std::invalid_argument("a synthetic family needs claims >= 1, a null share in [0, 1] and 0 < low <= high");
+  if (f.claims < 1 || !(f.null_share >= 0 && f.null_share <= 1) || !(f.effect_low > 0 && f.effect_high >= f.effect_low) ||
+      !(f.typical_share >= 0 && f.typical_share <= 1))
+    throw std::invalid_argument("a synthetic family needs claims >= 1, null and typical shares in [0, 1] and 0 < low "
+                                "<= high");
   if (reports < 1) throw std::invalid_argument("simulate at least one report");
 }
 
@@ -56,6 +58,9 @@ DesignPerformance simulate_design(const DesignCandidate& d, const SyntheticFamil
     for (std::size_t c = 0; c < m; ++c) {
       ClaimTestInput in;
       in.differences = draw_claim(f, c, d.cap, rng, effect[c]);
+      // the typical-seed claims spread over null and non-null claims alike: every k-th claim
+      if (f.typical_share > 0 && double((c * 7919) % m) < f.typical_share * double(m))
+        in.estimand = ClaimEstimand::typical_seed;
       in.level = alpha * double(planned) / double(m);  // the looks' level (report_seed_spending.hpp)
       in.alpha = alpha;
       in.g = p.g;

@@ -19,11 +19,14 @@ struct DesignCandidate {
 };
 
 // m claims, a share of them null (mean 0), the others with a standardized effect |delta| / sd log-uniform on
-// [effect_low, effect_high] and a random sign; each claim its own arm, per-seed values N(delta, 1).
+// [effect_low, effect_high] and a random sign; each claim its own arm, per-seed values N(delta, 1). A share of the
+// claims (typical_share, the report's mix of estimands) is judged as a typical seed (the signs of the same values:
+// a seed on the effect's side with probability Phi(|delta|)), the rest as a mean.
 struct SyntheticFamily {
   std::size_t claims = 75;
   double null_share = 0.5;
   double effect_low = 0.3, effect_high = 3.0;
+  double typical_share = 0;
 };
 
 struct DesignPerformance {
