@@ -33,6 +33,14 @@ std::string power_text(const json& s) {
   if (!s.contains("design_power")) return "";
   const json& p = s["design_power"];
   std::ostringstream o;
+  if (p.value("estimand", "") == "typical seed") {  // exact: the fewest seeds that decide, all on one side
+    const std::size_t k = p.value("fewest_seeds", std::size_t(0)), cap = p.value("cap", std::size_t(0));
+    o << "; at its level the sign e-process needs " << (k == 0 ? std::string("more than 1000") : std::to_string(k))
+      << " seeds, all on one side, to decide"
+      << (k == 0 || k > cap ? ": the design's cap of " + std::to_string(cap) + " cannot decide it"
+                            : " (the cap is " + std::to_string(cap) + ")");
+    return o.str();
+  }
   o << "; the design (looks from " << s["stop"].value("first", 0) << " to " << s["stop"].value("cap", 0)
     << " seeds) decides an effect of " << fixed1(p.value("effect", 0.0)) << " at sd " << fixed1(p.value("sd", 0.0))
     << " with probability " << std::fixed << std::setprecision(2) << p.value("power", 0.0) << " (simulated)";

@@ -146,7 +146,14 @@ json decision_json(const ClaimTestInput& in, const ClaimDecision& d, const Claim
 // The chance the claim's own design decides it by its cap, for an inconclusive mean with a stop on record.
 void put_design_power(json& s, const ClaimTestInput& in) {
   s.erase("design_power");
-  if (!s.contains("stop") || in.estimand != ClaimEstimand::mean || s.value("outcome", "") != "inconclusive") return;
+  if (!s.contains("stop") || s.value("outcome", "") != "inconclusive") return;
+  if (in.estimand == ClaimEstimand::typical_seed) {  // exact: the fewest seeds, all on one side, that decide
+    s["design_power"] = {{"estimand", "typical seed"}, {"level", in.level},
+                         {"fewest_seeds", typical_seed_fewest_deciding(in.level)},
+                         {"cap", s["stop"].at("cap").get<std::size_t>()}};
+    return;
+  }
+  if (in.estimand != ClaimEstimand::mean) return;
   const double sd = s["per_seed"]["sd"].is_number() ? s["per_seed"]["sd"].get<double>() : 0.0;
   if (!(sd > 0)) return;
   const json& st = s["stop"];

@@ -156,6 +156,13 @@ double claim_log_e_value(const ClaimTestInput& in) {
   return typical_log_e(d.paper_side, d.other_side, in.differences.size());
 }
 
+std::size_t typical_seed_fewest_deciding(double level, std::size_t limit) {
+  sc::check_alpha(level);
+  for (std::size_t n = 1; n <= limit; ++n)
+    if (typical_log_e(n, 0, n) >= std::log(1 / level)) return n;
+  return 0;
+}
+
 bool claim_could_decide_by(const ClaimTestInput& in, std::size_t cap) {
   check_input(in);
   const std::size_t n = in.differences.size();

@@ -3,12 +3,14 @@
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/betting_mean_test.hpp"
 #include "dmlbench/experiments/claim_design_power.hpp"
+#include "dmlbench/experiments/claim_statistics.hpp"
 #include "dmlbench/experiments/claim_test.hpp"
 #include "dmlbench/experiments/typical_seed_test.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace dmlbench::experiments;
@@ -142,4 +144,40 @@ TEST_CASE("claim design power: the simulated design decides a large effect almos
   CHECK(mid < 0.95);
   p.sd = 0;
   CHECK_THROWS_WITH(claim_design_power(p), Catch::Contains("positive sd"));
+}
+
+// An inconclusive typical-seed claim's design power is exact: the fewest seeds, all on one side, whose sign e-value
+// reaches 1 / level (the control: one seed fewer does not, so the count is the least).
+TEST_CASE("typical seed: the fewest seeds that decide at a level, and an inconclusive row says whether its cap can",
+          "[verdicts][typical]") {
+  for (const double level : {0.05, 0.03, 0.005}) {
+    const std::size_t k = typical_seed_fewest_deciding(level);
+    INFO("level " << level << ": " << k);
+    REQUIRE(k >= 2);
+    ClaimTestInput in;
+    in.estimand = ClaimEstimand::typical_seed;
+    in.level = level;
+    in.differences.assign(k, 1.0);
+    CHECK(decide_claim(in).outcome == TrainingOutcome::verified);
+    in.differences.assign(k - 1 < 2 ? 2 : k - 1, 1.0);
+    if (k - 1 >= 2) CHECK(decide_claim(in).outcome == TrainingOutcome::inconclusive);
+  }
+  CHECK(typical_seed_fewest_deciding(0.005) > typical_seed_fewest_deciding(0.05));
+  CHECK(typical_seed_fewest_deciding(1e-12, 20) == 0);  // none up to the limit
+  CHECK_THROWS_AS(typical_seed_fewest_deciding(0), std::invalid_argument);
+  // the row: read at a stop in a design of cap 10, inconclusive, its design power names the seeds and the cap
+  ClaimSides s;
+  s.treatment = {0.0, 2.0, 0.0, 3.0, 0.0, 0.5, 0.0, 0.0};
+  s.bound = 1;
+  s.paper_sign = -1;
+  s.estimand = ClaimEstimand::typical_seed;
+  s.estimand_reason = "a test";
+  s.range = std::make_pair(0.0, 100.0);
+  s.delta_reason = "a test";
+  const auto at = claim_statistics_at(claim_statistics(s), 8, ClaimDesign{4, 10, 0.03});
+  const auto d = claim_statistics_decided(at, ClaimFamily{75, 0});
+  REQUIRE(d["outcome"] == "inconclusive");
+  CHECK(d["design_power"]["estimand"] == "typical seed");
+  CHECK(d["design_power"]["fewest_seeds"] == typical_seed_fewest_deciding(0.05 / 75));
+  CHECK(d["design_power"]["cap"] == 10);
 }

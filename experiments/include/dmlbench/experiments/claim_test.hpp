@@ -70,6 +70,11 @@ double claim_log_e_value(const ClaimTestInput& in);
 // 1/level; bounded mean: while n < cap.
 bool claim_could_decide_by(const ClaimTestInput& in, std::size_t cap);
 
+// The fewest seeds, all on one side of 0, whose typical-seed e-value (the mean of the two sides' mixture e-values)
+// reaches 1 / level: the least a typical-seed claim needs at that level; 0 when no n up to `limit` does. Throws
+// std::invalid_argument for a level outside (0, 1).
+std::size_t typical_seed_fewest_deciding(double level, std::size_t limit = 1000);
+
 // The claim's own stop in a design that looks after every seed from `first` to `cap`: the fewest seeds n >= max(first,
 // 2) of in.differences at which the claim is decided at in.level or could not be decided by the cap, else all of them.
 // A stopping time of the claim's own statistic: seeds added later for another claim are never part of its decision.
