@@ -46,6 +46,18 @@ TripletSimilarities swapped(const TripletSimilarities& s) { return {s.an, s.ap, 
 // The largest coordinate difference of two triplets.
 double max_diff(const Triplet& u, const Eigen::VectorXd& stacked_v) { return (stacked(u) - stacked_v).cwiseAbs().maxCoeff(); }
 
+// The autodiff step of each loss whose printed gradient step is checked: L1st (eq 1), L2nd (eq 16) and the margin
+// triplet loss ([XHN] eq 28, [XHN-A] eq 7).
+Eigen::VectorXd nca_autodiff_step(const Triplet& t, double lr) {
+  return autodiff_step(t, lr, [](const auto& v, int d) { return nca_triplet_loss_features(v, d); });
+}
+Eigen::VectorXd second_order_autodiff_step(const Triplet& t, double lr) {
+  return autodiff_step(t, lr, [](const auto& v, int d) { return second_order_loss_features(v, d); });
+}
+Eigen::VectorXd margin_autodiff_step(const Triplet& t, double lr) {
+  return autodiff_step(t, lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
+}
+
 
 // The Problem 1 (top band, S_an increasing) or Problem 2 (right band, S_an decreasing) fraction of L1st at p = 0.4,
 // alpha = 1e-3 when the band's edge or gamma moves off Fig 2's (0.8, 0.5): how much the 'most' depends on them.
@@ -93,12 +105,11 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
            "beta = alpha e^S_an/(e^S_ap + e^S_an) (vs autodiff of eq 1)"),
       samples,
       [](const Sample& s) {
-        const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return nca_triplet_loss_features(v, d); });
-        return (stacked(nca_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
+        return max_diff(nca_update(s.t, s.lr), nca_autodiff_step(s.t, s.lr));
       },
       zero,
       {"S_ap and S_an swapped in beta", [](const Sample& s) {
-         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return nca_triplet_loss_features(v, d); });
+         const auto want = nca_autodiff_step(s.t, s.lr);
          const double b = nca_beta(s.s.an, s.s.ap, s.lr);
          return max_diff({s.t.a - b * s.t.n + b * s.t.p, s.t.p + b * s.t.a, s.t.n - b * s.t.a}, want);
        }}));
@@ -108,12 +119,11 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
            "beta_w as printed (vs autodiff)"),
       samples,
       [](const Sample& s) {
-        const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return second_order_loss_features(v, d); });
-        return (stacked(second_order_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
+        return max_diff(second_order_update(s.t, s.lr), second_order_autodiff_step(s.t, s.lr));
       },
       zero,
       {"w_ap and w_an swapped", [](const Sample& s) {
-         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return second_order_loss_features(v, d); });
+         const auto want = second_order_autodiff_step(s.t, s.lr);
          const double b = second_order_beta(s.s.ap, s.s.an, s.lr);
          const auto w = second_order_weights(s.s.ap, s.s.an);
          const double wp = w.w_an, wn = w.w_ap;
@@ -149,17 +159,14 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
            "f_a - beta f_n + beta f_p with beta = 2 as printed under eq 31"),
       samples,
       [](const Sample& s) {
-        const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-        return (stacked(margin_update(s.t, kMarginGradientBeta)) - want).cwiseAbs().maxCoeff();
+        return max_diff(margin_update(s.t, kMarginGradientBeta), margin_autodiff_step(s.t, s.lr));
       },
       zero,
       {"corrected form with the factor 2 of beta = 2 alpha dropped", [](const Sample& s) {
-         const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-         return (stacked(margin_update(s.t, s.lr)) - want).cwiseAbs().maxCoeff();
+         return max_diff(margin_update(s.t, s.lr), margin_autodiff_step(s.t, s.lr));
        }},
       [](const Sample& s) {
-        const auto want = autodiff_step(s.t, s.lr, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-        return (stacked(margin_update(s.t, margin_step_beta(s.lr))) - want).cwiseAbs().maxCoeff();
+        return max_diff(margin_update(s.t, margin_step_beta(s.lr)), margin_autodiff_step(s.t, s.lr));
       },
       "an erratum of notation: beta = 2 alpha, the learning rate of eqs 4-6 dropped between eqs 29-31 and 32-34 (the "
       "printed form is the step for alpha = 1); the algebra of eqs 32-34 is otherwise exact"));
@@ -171,13 +178,11 @@ std::vector<ClaimResult> check_printed_gradients(const std::vector<Sample>& all)
            "(the unit step: [XHN-A] states no learning rate for the margin loss)"),
       samples,
       [](const Sample& s) {
-        const auto want = autodiff_step(s.t, 1.0, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-        return (stacked(margin_update(s.t, kMarginGradientBeta)) - want).cwiseAbs().maxCoeff();
+        return max_diff(margin_update(s.t, kMarginGradientBeta), margin_autodiff_step(s.t, 1.0));
       },
       zero,
       {"the gradients' factor 2 dropped (beta = 1)", [](const Sample& s) {
-         const auto want = autodiff_step(s.t, 1.0, [](const auto& v, int d) { return margin_triplet_loss_features(v, d); });
-         return (stacked(margin_update(s.t, 1.0)) - want).cwiseAbs().maxCoeff();
+         return max_diff(margin_update(s.t, 1.0), margin_autodiff_step(s.t, 1.0));
        }}));
   return out;
 }

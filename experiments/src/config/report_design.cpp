@@ -4,6 +4,8 @@
 #include "dmlbench/experiments/anytime_prior_variance.hpp"
 #include "dmlbench/experiments/config_key.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -60,11 +62,6 @@ ReportDesign read_report_design(const std::string& path) {
                        std::to_string(minimax) + " for first_look " + std::to_string(d.first_look) + ", cap " +
                        std::to_string(d.cap) + ", level alpha x share); g follows the looks");
   return d;
-}
-
-json report_design_constants(const ReportDesign& d) {
-  return {{"alpha", d.alpha}, {"first_look", d.first_look}, {"cap", d.cap}, {"planned_selected_share", d.planned_selected_share},
-          {"g", d.g}};
 }
 
 }  // namespace dmlbench::experiments

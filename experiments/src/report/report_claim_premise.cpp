@@ -12,9 +12,7 @@ PremiseReading read_premise(const ClaimRow& row, const std::vector<ClaimRow>& ro
   const ClaimPremise& p = *row.scope.premise;
   PremiseReading r;
   if (!p.row.empty()) {
-    const ClaimRow* other = nullptr;
-    for (const auto& x : rows)
-      if (x.id == p.row) other = &x;
+    const ClaimRow* other = row_with_id(rows, p.row);
     if (!other) throw std::runtime_error("row " + row.id + ": its premise row " + p.row + " is no claim row");
     r.reached = other->verdict == p.reached_when;
     r.measured = p.row + " is " + other->verdict + " (the premise needs " + p.reached_when + ")";

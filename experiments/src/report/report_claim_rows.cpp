@@ -192,4 +192,10 @@ std::vector<std::string> attach_claim_scopes(std::vector<ClaimRow>& rows,
   return missing;
 }
 
+const ClaimRow* row_with_id(const std::vector<ClaimRow>& rows, const std::string& id) {
+  for (const auto& r : rows)
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
 }  // namespace dmlbench::experiments

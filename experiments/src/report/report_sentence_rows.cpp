@@ -1,6 +1,7 @@
 // One sentence of a paper judged once, from the parts the bench checks it in.
 #include "dmlbench/experiments/report_sentence_rows.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace dmlbench::experiments {
@@ -23,16 +24,12 @@ std::vector<std::string> add_sentence_rows(std::vector<ClaimRow>& rows, const st
   for (const auto& [id, scope] : scopes) {
     if (!scope.sentence) continue;
     const ClaimSentence& s = *scope.sentence;
-    std::size_t present = 0;
-    for (const auto& part : s.rows)
-      for (const auto& x : rows) present += x.id == part;
-    if (present == 0) continue;  // a report without the stage of its parts (a profile or fixture that leaves it out)
+    if (std::none_of(s.rows.begin(), s.rows.end(), [&](const auto& part) { return row_with_id(rows, part); }))
+      continue;  // a report without the stage of its parts (a profile or fixture that leaves it out)
     std::vector<std::string> verdicts;
     std::string parts;
     for (const auto& part : s.rows) {
-      const ClaimRow* r = nullptr;
-      for (const auto& x : rows)
-        if (x.id == part) r = &x;
+      const ClaimRow* r = row_with_id(rows, part);
       if (!r) throw std::runtime_error("sentence " + id + ": its part " + part + " is no claim row");
       if (r->paper != scope.paper)
         throw std::runtime_error("sentence " + id + ": its part " + part + " is a row of [" + r->paper + "]");

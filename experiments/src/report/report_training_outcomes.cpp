@@ -13,6 +13,7 @@
 #include <iomanip>
 #include <map>
 #include <sstream>
+#include <utility>
 
 namespace dmlbench::experiments {
 
@@ -223,9 +224,11 @@ std::string training_outcome_counts_text(const std::vector<ClaimRow>& rows, PAdj
       o << "; " << name << ": " << c.n << " rows, a family of the " << c.family << " with at least two seeds"
         << (name == "the papers' own statements" ? " (the rows that count for or against a paper are controlled "
                                                    "among themselves)" : "") << ":";
-    for (const char* k : {"verified", "direction-only", "refuted", "contested", "premise-not-reached", "not-reproduced",
-                          "inconclusive"})
-      if (c.by.count(k) || (std::string(k) != "contested" && std::string(k) != "premise-not-reached")) o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
+    // every outcome with its count; the counting rules' marks (contested, premise-not-reached) only where they occur
+    for (const auto& [k, always] : std::vector<std::pair<std::string, bool>>{
+             {"verified", true}, {"direction-only", true}, {"refuted", true}, {"contested", false},
+             {"premise-not-reached", false}, {"not-reproduced", true}, {"inconclusive", true}})
+      if (always || c.by.count(k)) o << " " << (c.by.count(k) ? c.by.at(k) : 0) << " " << k << ";";
   }
   return o.str() + holdout_counts_text(rows);
 }

@@ -36,12 +36,6 @@ TunedVerdicts gather_tuned_verdicts(const std::string& work, const std::vector<T
 
 namespace {
 
-const ClaimRow* row_with_id(const std::vector<ClaimRow>& rows, const std::string& id) {
-  for (const auto& r : rows)
-    if (r.id == id) return &r;
-  return nullptr;
-}
-
 // j[key], or `absent` where a hand-edited results file has no such key (a const operator[] there would abort).
 json field_or(const json& j, const char* key, json absent) {
   return j.is_object() && j.contains(key) ? j[key] : absent;

@@ -43,6 +43,14 @@ ex::ClaimRow training_row(const std::string& id, double m, const std::string& sc
   return r;
 }
 
+// A row with only its id and verdict (a theory row, or another row a premise names).
+ex::ClaimRow verdict_row(const std::string& id, const std::string& verdict) {
+  ex::ClaimRow r;
+  r.id = id;
+  r.verdict = verdict;
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("counting rule [LCC Table 1]: a direction that turns with both arms tuned alike is contested, not refuted",
@@ -121,25 +129,22 @@ TEST_CASE("erratum sheets: each finding on a paper's own statements with its quo
 
 // The two rows the rule is for, built as the report builds them: [LCC] Table 4's cell presumes a baseline that fits
 // the training set (99.9 printed), which the bench's baseline arm does not reach (its means near 50-59 here); [HTL]'s
-// abstract presumes a loss that can meet its margin, which the theory row htl-margin-attainable refutes as printed.
+// abstract presumes a loss that can meet its margin, which the theory row htl-margin-attainable finds it cannot as
+// printed (an erratum).
 TEST_CASE("counting rule [LCC Table 4][HTL abstract]: a statement whose premise the run does not reach is "
           "premise-not-reached, not refuted, and a reached premise moves nothing", "[report][counting]") {
   ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
   table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
   ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
   htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
-  ex::ClaimRow margin;
-  margin.id = "htl-margin-attainable";
-  margin.verdict = "erratum";
+  ex::ClaimRow margin = verdict_row("htl-margin-attainable", "erratum");
   margin.layer = "theory";
   // the controls: the same premises reached (a baseline above 95, a margin row verified), and a row with no premise
   ex::ClaimRow fits = training_row("fits", -3);
   fits.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 40};
   ex::ClaimRow reached = training_row("reached", -3);
   reached.scope.premise = ex::ClaimPremise{"a row holds", "open-row", "verified", "", 0};
-  ex::ClaimRow open_row;
-  open_row.id = "open-row";
-  open_row.verdict = "verified";
+  const ex::ClaimRow open_row = verdict_row("open-row", "verified");
   std::vector<ex::ClaimRow> rows = {table4, htl, fits, reached, training_row("plain", -3)};
   ex::decide_training_claims(rows, ex::PAdjustment::holm);
   for (const auto& r : rows) REQUIRE(r.verdict == "refuted");

@@ -29,6 +29,9 @@ struct ClaimRow {
   bool training() const { return statistics.is_object(); }
 };
 
+// The row with this id, or nullptr.
+const ClaimRow* row_with_id(const std::vector<ClaimRow>& rows, const std::string& id);
+
 // Rows of a claims.json written by `theory check` or `sim check`; throws on a malformed file.
 std::vector<ClaimRow> claim_rows_from_claims_json(const nlohmann::ordered_json& j);
 // Rows of a reproduction's summary.json (`dmlbench reproduce`): one per metric of its first variant that names a

@@ -4,8 +4,6 @@
 // (report_design_choice.hpp).
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace dmlbench::experiments {
@@ -25,8 +23,5 @@ struct ReportDesign {
 // or a g that is not the minimax g of the looks at alpha x share to 0.5% (g is derived, not chosen: a file whose looks
 // moved must carry their g).
 ReportDesign read_report_design(const std::string& path);
-
-// The design as a JSON object of its constants (alpha, first_look, cap, planned_selected_share, g).
-nlohmann::ordered_json report_design_constants(const ReportDesign& d);
 
 }  // namespace dmlbench::experiments
