@@ -144,6 +144,7 @@ void read_profile_design(const json& v, const std::string& w, const std::string&
   p.seeds_cap = d.cap;
   p.planned_selected_share = d.planned_selected_share;
   p.design_alpha = d.alpha;
+  p.g = d.g;
   p.design = v["design"].get<std::string>();
   p.design_text = d.text;
 }

@@ -19,10 +19,11 @@ std::size_t read_claims_at_their_stops(std::vector<ClaimRow>& rows, const std::m
     std::set<std::string> ids;
     if (it->second.contains("variants") && !it->second["variants"].empty())
       for (const auto& row : it->second["variants"][0].value("rows", json::array())) ids.insert(row.value("claim", ""));
-    const ClaimDesign design{std::size_t(sp.first), std::size_t(sp.cap), sp.level()};
+    const ClaimDesign design{std::size_t(sp.first), std::size_t(sp.cap), sp.level(), sp.g};
     for (auto& r : rows) {
       if (!r.training() || !ids.count(r.id) || !claim_statistics_testable(r.statistics)) continue;
-      const ClaimTestInput in = claim_test_input(r.statistics, design.look_level);
+      ClaimTestInput in = claim_test_input(r.statistics, design.look_level);
+      in.g = design.g;
       const std::size_t stop = claim_stop(in, design.first, design.cap);
       earlier += stop < in.differences.size();
       r.statistics = claim_statistics_at(r.statistics, stop, design);

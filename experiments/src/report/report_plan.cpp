@@ -127,8 +127,8 @@ void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfi
   // seeds by arm: a look gives the next seed only to the arms of the claims still waiting
   const double share = prof.planned_selected_share > 0 ? prof.planned_selected_share : kPlannedSelectedShare;
   const SeedSpending spending{prof.seeds, prof.cap(), m, r.alpha, planned_selected(multiplicity, m, share),
-                              claim_arms(r)};
-  const std::size_t least = first_decidable_seeds(spending.level());
+                              claim_arms(r), prof.g > 0 ? prof.g : default_anytime_g};
+  const std::size_t least = first_decidable_seeds(spending.level(), spending.g);
   if (least == 0 || std::size_t(prof.cap()) < least) {
     std::ostringstream o;
     o << r.file << ": profile seeds_cap " << prof.cap() << " is below " << least

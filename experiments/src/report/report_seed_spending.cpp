@@ -27,14 +27,14 @@ std::size_t planned_selected(const std::string& multiplicity, std::size_t family
   return std::max<std::size_t>(1, std::size_t(std::lround(share * double(family))));
 }
 
-std::size_t first_decidable_seeds(double level, std::size_t limit) {
+std::size_t first_decidable_seeds(double level, double g, std::size_t limit) {
   if (!(level > 0 && level < 1)) throw std::invalid_argument("a level must lie in (0, 1)");
   for (std::size_t n = 2; n <= limit; ++n)
-    if (std::isfinite(anytime_radius_multiplier(n, level))) return n;
+    if (std::isfinite(anytime_radius_multiplier(n, level, g))) return n;
   return 0;
 }
 
-SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size_t first, std::size_t cap) {
+SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size_t first, std::size_t cap, double g) {
   if (!summary.contains("variants") || !summary["variants"].is_array() || summary["variants"].empty())
     throw std::runtime_error("reproduction summary has no \"variants\"");
   SeedLook look;
@@ -48,6 +48,7 @@ SeedLook look_at_stage(const json& summary, const ClaimFamily& family, std::size
       continue;
     }
     ClaimTestInput in = claim_test_input(s0, family.level(s0.at("alpha").get<double>()));
+    in.g = g;
     in.differences.resize(claim_stop(in, first, cap));  // a claim stopped earlier stays stopped
     if (decide_claim(in).outcome != TrainingOutcome::inconclusive) ++look.decided;
     else if (!claim_could_decide_by(in, cap)) ++look.hopeless;
@@ -105,7 +106,7 @@ std::vector<SeedLook> spend_seeds(const SeedSpending& sp, const std::function<js
                                   const std::function<void(const SeedLook&)>& on_look) {
   std::vector<SeedLook> looks;
   for (SeedPlan plan{sp.first, {}};;) {
-    looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.first), std::size_t(sp.cap)));
+    looks.push_back(look_at_stage(read_summary(), sp.looked_in(), std::size_t(sp.first), std::size_t(sp.cap), sp.g));
     if (on_look) on_look(looks.back());
     const auto next = next_seed_plan(sp, plan, looks.back());
     if (!next) return looks;

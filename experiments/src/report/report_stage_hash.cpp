@@ -49,7 +49,8 @@ static json spending_config(const SeedSpending& sp, const std::string& rule_hash
           {"family", sp.family},
           {"alpha", sp.alpha},
           {"planned_selected", sp.planned_selected},
-          {"claim_arms", sp.claim_arms}};
+          {"claim_arms", sp.claim_arms},
+          {"g", sp.g}};
 }
 
 // The notebooks stage: the notebooks, the manifest, the hashes of the stages it reads; its outputs the figures.

@@ -203,6 +203,7 @@ ClaimTestInput claim_test_input(const json& s, double level) {
   in.delta = s.at("smallest_effect").get<double>();
   in.alpha = s.at("alpha").get<double>();
   in.level = level;
+  in.g = s.value("g", default_anytime_g);  // the design's, where the object was read at a stop
   if (non_inferiority(s)) {  // the margin moved to 0: not worse by delta is the paper's side of 0
     for (double& d : in.differences) d += in.paper_sign * in.delta;
     if (in.estimand == ClaimEstimand::bounded_mean) {
@@ -236,6 +237,7 @@ json claim_statistics_at(const json& statistics, std::size_t seeds, const ClaimD
   s["per_seed"] = per_seed_json(p.value("pairing", ""), d);
   s["stop"] = {{"seeds", seeds}, {"of", all}, {"first", design.first}, {"cap", design.cap},
                {"look_level", design.look_level}};
+  s["g"] = design.g;
   if (seeds < all) s["later_seeds"] = p;
   else s.erase("later_seeds");
   return s;

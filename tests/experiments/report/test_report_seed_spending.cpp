@@ -102,6 +102,16 @@ TEST_CASE("seed spending: a stage's look counts its decided claims and names tho
                                 ex::ClaimFamily{1, 0}, 8, 20)
                   .more());
   CHECK_THROWS_WITH(ex::look_at_stage(json::object(), ex::ClaimFamily{1, 0}, 8, 20), Catch::Contains("no \"variants\""));
+  // the looks read with the design's g: at g = 0.5 no 5 seeds can decide at 0.05 (c_5 is infinite), at the default
+  // they can (the control above)
+  CHECK(std::isinf(ex::anytime_radius_multiplier(5, 0.05, 0.5)));
+  CHECK(ex::look_at_stage(five, ex::ClaimFamily{1, 0}, 5, 20, 0.5).decided == 0);
+  // a claim read at its stop keeps the design's g, which its test then uses
+  const json at = ex::claim_statistics_at(five["variants"][0]["rows"][0]["statistics"], 5,
+                                          ex::ClaimDesign{4, 10, 0.05, 0.5});
+  CHECK(at["g"] == 0.5);
+  CHECK(ex::claim_test_input(at, 0.05).g == 0.5);
+  CHECK(ex::claim_test_input(five["variants"][0]["rows"][0]["statistics"], 0.05).g == ex::default_anytime_g);
 }
 
 TEST_CASE("seed spending: a claim stopped at an earlier look stays stopped when a shared arm brings it more seeds",
@@ -351,15 +361,13 @@ TEST_CASE("seed spending by arm: the loop trains only the undecided claim's arms
   CHECK(looks.back().decided == 2);
 }
 
-// The default prior variance g (anytime_t_test.hpp) is the design file's g, the minimax g of the report's design of
-// looks (anytime_prior_variance.hpp): every default profile that spends seeds names experiments/report_design.json,
-// looks from its first look to its cap at alpha x its planned share, and that design's minimax g must be the default
-// (to its 3 significant digits, 0.5%). A design whose first look moved needs another g: the control (a first look at
-// 5) is named.
-TEST_CASE("seed spending: every spending profile takes its looks from the design file, whose g is the default prior "
-          "variance and the minimax g of those looks", "[report][seeds]") {
+// The t-test's prior variance g of the report's looks is the design file's, the minimax g of its looks
+// (anytime_prior_variance.hpp): every default profile that spends seeds names experiments/report_design.json, looks
+// from its first look to its cap at alpha x its planned share, and that design's minimax g must be the profile's (to
+// the file's 3 significant digits, 0.5%). A first look one seed earlier needs another g: the control.
+TEST_CASE("seed spending: every spending profile takes its looks from the design file, whose g is the minimax g of "
+          "those looks", "[report][seeds]") {
   const auto design = ex::read_report_design(kSource + "/experiments/report_design.json");
-  CHECK_THAT(design.g, Catch::WithinRel(ex::default_anytime_g, 5e-3));
   std::size_t spending = 0;
   for (const auto& f : fs::directory_iterator(kSource + "/experiments/reproductions")) {
     const auto r = ex::read_reproduction(f.path().string(), kSource);
@@ -372,11 +380,12 @@ TEST_CASE("seed spending: every spending profile takes its looks from the design
     CHECK(p.seeds == design.first_look);
     CHECK(p.cap() == design.cap);
     CHECK(p.planned_selected_share == design.planned_selected_share);
+    CHECK(p.g == design.g);
     const double level = r.alpha * p.planned_selected_share;
     CHECK_THAT(ex::minimax_anytime_g(level, std::size_t(p.seeds), std::size_t(p.cap())),
-               Catch::WithinRel(ex::default_anytime_g, 5e-3));
-    CHECK_THAT(ex::minimax_anytime_g(level, 5, std::size_t(p.cap())),
-               !Catch::WithinRel(ex::default_anytime_g, 5e-3));  // the control
+               Catch::WithinRel(p.g, 5e-3));
+    CHECK_THAT(ex::minimax_anytime_g(level, std::size_t(p.seeds) - 1, std::size_t(p.cap())),
+               !Catch::WithinRel(p.g, 5e-3));  // the control: a first look one seed earlier
   }
   CHECK(spending == 9);
 }

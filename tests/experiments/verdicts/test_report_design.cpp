@@ -374,8 +374,9 @@ std::vector<std::string> decided_on_real_layout(const std::vector<RealStage>& la
       }
     Stage stage;
     stage.name = st.r.stage;
-    stage.spending = SeedSpending{prof.seeds, prof.cap(), family, st.r.alpha, planned_selected("bh", family),
-                                  claim_arms(st.r)};
+    stage.spending = SeedSpending{prof.seeds, prof.cap(), family, st.r.alpha,
+                                  planned_selected("bh", family, prof.planned_selected_share), claim_arms(st.r),
+                                  prof.g};  // the design file's looks
     SeedPlan now{prof.seeds, {}};
     const auto summary = [&] {
       std::vector<json> rs;

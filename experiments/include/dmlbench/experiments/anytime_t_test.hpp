@@ -35,15 +35,12 @@
 
 namespace dmlbench::experiments {
 
-// The default prior variance g of the standardized effect delta = (mu - mu0) / sigma: 7.33, the minimax g of the
-// report's design of looks (anytime_prior_variance.hpp): a first look at 4 seeds, a cap of 10, looks at alpha x 0.6 =
-// 0.03 (e-BH's planned selection, report_seed_spending.hpp). Its radius is within 5% of the narrowest any g gives at
-// every look from 4 to 10 seeds (c_4 = 8.25, c_5 = 6.17, c_10 = 4.44). The unit-information prior g = 1 (Kass and
-// Wasserman 1995), made for one claim at alpha 0.05, would not do: at the family's 0.03 its c_4 is infinite and
-// c_5 = 25.2, so nothing would be decided before the sixth seed and the report's seed spending could take no seeds
-// from claims decided early (it would cost x1.22 the training seconds of 5 fixed seeds). The rule reads no run: the
-// design's level and seed range alone fix g (tests/experiments/report/test_report_seed_spending.cpp checks the
-// committed profiles against it).
+// The default prior variance g of the standardized effect delta = (mu - mu0) / sigma where no design of looks gives
+// one: 7.33, the minimax g (anytime_prior_variance.hpp) of a first look at 4 seeds, a cap of 10 and looks at
+// alpha x 0.6 = 0.03. Its radius is within 5% of the narrowest any g gives at every look from 4 to 10 seeds (c_4 =
+// 8.25, c_5 = 6.17, c_10 = 4.44). The report's looks take the g of their design file (report_design.hpp), the minimax
+// g of its looks, recorded in each claim read at its stop ("g"). The unit-information prior g = 1 (Kass and
+// Wasserman 1995), made for one claim at alpha 0.05, would not do at 0.03: its c_4 is infinite and c_5 = 25.2.
 inline constexpr double default_anytime_g = 7.33;
 
 // log E_n and E_n for the t statistic of n values against mu0 (t may be +-infinity: E_n is then its bound). E_n can

@@ -98,6 +98,7 @@ double claim_e_value(const nlohmann::ordered_json& statistics);
 struct ClaimDesign {
   std::size_t first = 2, cap = 10;
   double look_level = 0.05;
+  double g = default_anytime_g;  // the t-test's prior variance of the looks, recorded as the object's "g"
 };
 nlohmann::ordered_json claim_statistics_at(const nlohmann::ordered_json& statistics, std::size_t seeds,
                                            const ClaimDesign& design);

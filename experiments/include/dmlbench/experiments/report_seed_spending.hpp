@@ -26,7 +26,7 @@ std::size_t planned_family_size(const std::vector<Reproduction>& reproductions);
 
 // The fewest seeds whose anytime interval can decide anything at `level` (its multiplier finite); 0 if none up to
 // `limit`. Throws std::invalid_argument for a level outside (0, 1).
-std::size_t first_decidable_seeds(double level, std::size_t limit = 1000);
+std::size_t first_decidable_seeds(double level, double g = default_anytime_g, std::size_t limit = 1000);
 
 struct SeedLook {
   std::size_t seeds = 0;  // the look: the most per-seed differences of any claim of the stage
@@ -43,7 +43,7 @@ struct SeedLook {
 // t-test cannot judge such data), or waiting; a claim with fewer than 2 seeds waits. Throws std::runtime_error for a
 // summary without "variants".
 SeedLook look_at_stage(const nlohmann::ordered_json& summary, const ClaimFamily& family, std::size_t first,
-                       std::size_t cap);
+                       std::size_t cap, double g = default_anytime_g);
 
 // The share of the family that e-BH's looks plan to select where a profile names no design file (a profile that sets
 // its own seeds and cap): a look under `--multiplicity bh` decides at alpha x share (R = share m), where the Bonferroni
@@ -63,6 +63,7 @@ struct SeedSpending {
   double alpha = 0.05;
   std::size_t planned_selected = 0;
   std::map<std::string, std::vector<std::string>> claim_arms;  // claim -> the arms its per-seed values come from
+  double g = default_anytime_g;  // the t-test's prior variance of these looks (the design file's)
   ClaimFamily looked_in() const { return {family, planned_selected}; }
   // the looks' level: alpha / m (Bonferroni), or alpha R / m with e-BH's planned R
   double level() const { return looked_in().level(alpha); }

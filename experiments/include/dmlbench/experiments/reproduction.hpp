@@ -78,7 +78,7 @@ struct ReproductionProfile {
   // "design": the report's design file (report_design.hpp) the seeds, cap and e-BH's planned share come from; "" when
   // the profile sets its seeds and cap itself (its looks then plan with kPlannedSelectedShare)
   std::string design, design_text;
-  double planned_selected_share = 0, design_alpha = 0;  // from the design file (0 without one)
+  double planned_selected_share = 0, design_alpha = 0, g = 0;  // from the design file (0 without one)
   int cap() const { return seeds_cap > 0 ? seeds_cap : seeds; }
 };
 // The profiles a reproduction may be run in, in order of size: quick, default, full.
