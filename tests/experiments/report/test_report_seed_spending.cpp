@@ -66,7 +66,7 @@ TEST_CASE("seed spending: the fewest seeds that can decide at a level, as the in
     CHECK(std::isfinite(ex::anytime_radius_multiplier(n, level)));
     CHECK(std::isinf(ex::anytime_radius_multiplier(n - 1, level)));  // the control: one fewer cannot
   }
-  CHECK(ex::first_decidable_seeds(1e-300, 20) == 0);  // none up to the limit
+  CHECK(ex::first_decidable_seeds(1e-300, ex::default_anytime_g, 20) == 0);  // none up to the limit
   CHECK_THROWS_WITH(ex::first_decidable_seeds(0), Catch::Contains("(0, 1)"));
 }
 
