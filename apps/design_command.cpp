@@ -28,11 +28,13 @@ struct DesignOptions {
   std::uint64_t seed = 20261206;
   int cap = 10;
   double alpha = 0.05;
+  // the synthetic effects' range in sd of one seed: two decades around 3 sd, from at the noise (a claim no ten seeds
+  // can decide) to a gap no seed crosses, fixed without reading the runs
+  double effect_low = 0.3, effect_high = 30;
   std::string out;
   bool force = false;
 };
 
-const std::vector<int> kFirstLooks = {3, 4, 5, 6};
 // 0.01: a planned R of 1 in a family of 75, the looks at alpha / m (Bonferroni)
 const std::vector<double> kShares = {0.01, 0.1, 0.2, 0.4, 0.6, 0.8, 1.0};
 const std::vector<double> kNullShares = {0.25, 0.5, 0.75};
@@ -41,6 +43,12 @@ double three_digits(double x) {
   std::ostringstream o;
   o << std::setprecision(3) << x;
   return std::stod(o.str());
+}
+
+std::string number_text(double x) {
+  std::ostringstream o;
+  o << x;
+  return o.str();
 }
 
 json performance_json(const ex::DesignPerformance& p) {
@@ -57,7 +65,7 @@ double typical_share_of_reproductions() {
   for (const auto& f : std::filesystem::directory_iterator(root + "/experiments/reproductions")) {
     if (f.path().extension() != ".json") continue;
     const auto r = ex::read_reproduction(f.path().string(), root);
-    if (!r.profiles.count("default") || r.profiles.at("default").cap() <= r.profiles.at("default").seeds) continue;
+    if (!r.profiles.count("default") || !r.profiles.at("default").has_looks()) continue;
     for (const auto& m : r.metrics)
       if (!m.claim.empty() && !m.direction.empty()) {
         ++claims;
@@ -73,13 +81,16 @@ std::vector<ex::DesignPerformance> simulate_candidates(const DesignOptions& o, j
   const double typical = typical_share_of_reproductions();
   std::vector<ex::DesignPerformance> averaged;
   const auto start = std::chrono::steady_clock::now();
-  const std::size_t total = kFirstLooks.size() * kShares.size();
-  for (const int first : kFirstLooks)
+  // every first look from 3 to the cap (the cap itself: one look, a fixed-n design)
+  std::vector<int> first_looks;
+  for (int n = 3; n <= o.cap; ++n) first_looks.push_back(n);
+  const std::size_t total = first_looks.size() * kShares.size();
+  for (const int first : first_looks)
     for (const double share : kShares) {
       const ex::DesignCandidate d{first, o.cap, share};
       std::vector<ex::DesignPerformance> per;
       for (std::size_t s = 0; s < kNullShares.size(); ++s) {
-        const ex::SyntheticFamily f{75, kNullShares[s], 0.3, 3.0, typical};
+        const ex::SyntheticFamily f{75, kNullShares[s], o.effect_low, o.effect_high, typical};
         per.push_back(ex::simulate_design(d, f, o.alpha, o.reports, o.seed + s));  // the same families per candidate
       }
       averaged.push_back(ex::average_performance(per));
@@ -111,13 +122,16 @@ json design_file(const DesignOptions& o, const std::vector<ex::DesignPerformance
       {"g", three_digits(c.g)},
       {"chosen_by",
        {{"command", "dmlbench design --reports " + std::to_string(o.reports) + " --seed " + std::to_string(o.seed) +
-                        " --cap " + std::to_string(o.cap) + " --out FILE"},
+                        " --cap " + std::to_string(o.cap) +
+                        " --effect-low " + number_text(o.effect_low) + " --effect-high " + number_text(o.effect_high) +
+                        " --out FILE"},
         {"cap", "fixed by the budget (the most seeds per arm the report affords on two cores), not chosen"},
         {"criterion", "among the candidates that find at least 95% of the true effects the best candidate finds "
                       "(averaged over the scenarios), the one with the fewest seeds per claim"},
         {"synthetic", {{"per_seed", "N(delta, 1), each claim its own arm; a typical-seed claim judges their signs (the "
                                     "share the spending stages' claims have, from the reproduction files)"},
-                       {"effects", "|delta| log-uniform on [0.3, 3] sd, random sign; null claims delta = 0"},
+                       {"effects", "|delta| log-uniform on [" + number_text(o.effect_low) + ", " + number_text(o.effect_high) +
+                                       "] sd, random sign; null claims delta = 0"},
                        {"scenarios", scenarios}, {"reports_per_scenario", o.reports}}},
         {"candidates", candidates},
         {"chosen", at}}}};
@@ -133,6 +147,10 @@ void add_design_command(CLI::App& app) {
       ->check(CLI::Range(1, 100000));
   cmd->add_option("--seed", o->seed, "the simulation's seed");
   cmd->add_option("--cap", o->cap, "the most seeds per arm (the budget)")->check(CLI::Range(6, 100));
+  cmd->add_option("--effect-low", o->effect_low, "the smallest synthetic effect, in sd of one seed")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--effect-high", o->effect_high, "the largest synthetic effect, in sd of one seed")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("--out", o->out, "the design file to write (experiments/report_design.json)")->required();
   cmd->add_flag("--force", o->force, "replace an existing design file");
   cmd->callback([o] {

@@ -109,7 +109,10 @@ std::size_t chosen_design(const std::vector<DesignPerformance>& averaged, double
   for (const auto& p : averaged) best = std::max(best, p.found);
   std::size_t at = averaged.size();
   for (std::size_t i = 0; i < averaged.size(); ++i)
-    if (averaged[i].found >= keep * best && (at == averaged.size() || averaged[i].seeds < averaged[at].seeds)) at = i;
+    if (averaged[i].found >= keep * best &&
+        (at == averaged.size() || averaged[i].seeds < averaged[at].seeds ||
+         (averaged[i].seeds == averaged[at].seeds && averaged[i].found > averaged[at].found)))
+      at = i;
   return at;
 }
 

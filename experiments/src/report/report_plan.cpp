@@ -117,12 +117,12 @@ std::vector<std::string> with_run_stores(std::vector<std::string> argv, const Re
   return argv;
 }
 
-// The stage's seed spending where its profile's seeds_cap exceeds its seeds: the family planned
+// The stage's seed spending where its profile has looks (a seeds_cap above its seeds, or a design file): the family planned
 // over `family`. A cap below the fewest seeds that can decide at the family's level is refused (it would spend seeds
 // that decide nothing).
 void plan_seed_spending(Stage& s, const Reproduction& r, const ReproductionProfile& prof,
                         const std::vector<Reproduction>& family, const std::string& multiplicity) {
-  if (prof.cap() <= prof.seeds) return;
+  if (!prof.has_looks()) return;
   const std::size_t m = std::max<std::size_t>(planned_family_size(family), 1);
   // seeds by arm: a look gives the next seed only to the arms of the claims still waiting
   const double share = prof.planned_selected_share > 0 ? prof.planned_selected_share : kPlannedSelectedShare;

@@ -33,6 +33,10 @@ TEST_CASE("design choice: the fewest seeds among the candidates that find at lea
   CHECK(ex::chosen_design(p) == 1);
   CHECK(ex::chosen_design(p, 1.0) == 2);  // keep all: the best alone
   CHECK(ex::chosen_design(p, 0.4) == 0);  // the control: a looser keep admits the cheapest
+  // equal seeds (one look at the cap, say): the more found, not the earlier
+  const std::vector<ex::DesignPerformance> tied = {performance(10, 0.01, 9.7, 10.0), performance(10, 0.4, 10.0, 10.0)};
+  CHECK(ex::chosen_design(tied) == 1);
+  CHECK(ex::chosen_design({tied[0], performance(10, 0.4, 9.7, 10.0)}) == 0);  // control: a true tie keeps the first
   CHECK_THROWS_AS(ex::chosen_design({}), std::invalid_argument);
   CHECK_THROWS_AS(ex::chosen_design(p, 0), std::invalid_argument);
   CHECK_THROWS_AS(ex::simulate_design({1, 10, 0.6}, {}, 0.05, 10, 1), std::invalid_argument);

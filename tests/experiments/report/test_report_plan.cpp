@@ -127,7 +127,7 @@ TEST_CASE("report stages: commands run the executable given and write under the 
   const auto prof = ex::read_reproduction(kSource + "/experiments/reproductions/lcc_table1.json", kSource)
                         .profiles.at("default");  // its seeds and cap from the design file it names
   CHECK(r.nominal_seconds == prof.estimate_seconds * double(prof.cap()) / double(prof.seeds));
-  CHECK(r.spending.has_value() == (prof.cap() > prof.seeds));
+  CHECK(r.spending.has_value() == prof.has_looks());
   CHECK(r.code_set == "training");
   CHECK(stage(stages, "sims-phase").code_set == "sims");
   CHECK(stage(stages, "theory-claims").code_set == "theory");

@@ -303,7 +303,7 @@ std::vector<RealStage> real_layout(std::size_t& family) {
   family = planned_family_size(repros);
   std::vector<RealStage> out;
   for (const auto& r : repros) {
-    if (r.profiles.at("default").cap() <= r.profiles.at("default").seeds) continue;
+    if (!r.profiles.at("default").has_looks()) continue;
     RealStage s{r, {}};
     for (const auto& m : r.metrics) {
       if (m.claim.empty() || m.direction.empty()) continue;

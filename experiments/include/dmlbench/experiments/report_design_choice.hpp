@@ -47,7 +47,7 @@ DesignPerformance simulate_design(const DesignCandidate& d, const SyntheticFamil
 DesignPerformance average_performance(const std::vector<DesignPerformance>& scenarios);
 
 // The index of the chosen candidate by the criterion above (found >= keep x the best found, then the fewest seeds;
-// ties: the earlier candidate). Throws std::invalid_argument for an empty list or keep outside (0, 1].
+// equal seeds: the more found; then the earlier candidate). Throws std::invalid_argument for an empty list or keep outside (0, 1].
 std::size_t chosen_design(const std::vector<DesignPerformance>& averaged, double keep = 0.95);
 
 }  // namespace dmlbench::experiments

@@ -80,6 +80,9 @@ struct ReproductionProfile {
   std::string design, design_text;
   double planned_selected_share = 0, design_alpha = 0, g = 0;  // from the design file (0 without one)
   int cap() const { return seeds_cap > 0 ? seeds_cap : seeds; }
+  // the report decides the stage's claims at looks: its cap lies above its first seeds, or a design file sets them
+  // (one look at the cap where the design's first look is its cap)
+  bool has_looks() const { return cap() > seeds || !design.empty(); }
 };
 // The profiles a reproduction may be run in, in order of size: quick, default, full.
 const std::vector<std::string>& profile_names();
