@@ -274,12 +274,19 @@ TEST_CASE("report: training claims decided by the anytime interval at the family
     row["statistics"] = dmlbench::experiments::claim_statistics(sides);
   }
   std::ofstream(summary) << sm.dump(1);
+  // the reproduction as committed but for its design: looks from 4 seeds to a cap of 10 (a fixture design file), so
+  // that a claim can stop before its arms' last seed
+  fs::create_directories(dir / "reproductions");
+  json repro = json::parse(slurp(fs::path(DMLBENCH_SOURCE_DIR) / "experiments/reproductions/lcc_table1.json"));
+  repro["profiles"]["default"]["design"] = "tests/fixtures/report/design_first_look_4.json";
+  std::ofstream(dir / "reproductions/lcc_table1.json") << repro.dump(1);
   fs::create_directories(dir / "reports");
   std::ofstream(dir / "reports/claims.json")
       << json{{"claims", json::array({json{{"id", "lcc-table1-r1-test-digits"}, {"verdict", "not-reproducible"}},
                                       json{{"id", "lcc-table1-r1-train-digits"}, {"verdict", "verified"}}})}}.dump();
   const auto r = run("report --stages figures --multiplicity holm --work " + (dir / "work").string() + " --out " +
-                     (dir / "reports").string() + " --notebooks " + kFixtures + "/notebooks_ok");
+                     (dir / "reports").string() + " --reproductions " + (dir / "reproductions").string() +
+                     " --notebooks " + kFixtures + "/notebooks_ok");
   INFO(r.output);
   REQUIRE(r.status == 0);
   const std::string md = slurp(dir / "reports/REPORT.md");
