@@ -117,8 +117,8 @@ def main():
     result = {"benchmark": "eval_scale", "machine": {"cpu": cpu_model(), "cores": os.cpu_count()}, "blas": blas,
               "openblas_coretype": core.get("OPENBLAS_CORETYPE", ""), "n": a.n, "dim": a.dim, "classes": a.classes,
               "noise": a.noise, "threads": a.threads, "reps": a.reps, "reports_identical": True,
-              "nmi": [{"level": l["level"], "nmi": l.get("nmi"), "nmi_k": l.get("nmi_k"), "nmi_plus": l.get("nmi_plus"),
-                       "nmi_plus_k": l.get("nmi_plus_k")} for l in levels],
+              "nmi": [{"level": name, "nmi": l.get("nmi"), "nmi_k": l.get("nmi_k"), "nmi_plus": l.get("nmi_plus"),
+                       "nmi_plus_k": l.get("nmi_plus_k")} for name, l in levels.items()],
               "median_seconds": median, "runs": runs, "target": "eval wall <= 90 s on 2 threads"}
     if a.before:
         ratios = [b["wall"] / n["wall"] for n, b in zip(runs["dmlbench"], runs["dmlbench-before"])]
