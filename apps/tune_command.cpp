@@ -7,6 +7,7 @@
 #include "dmlbench/experiments/atomic_file.hpp"
 #include "dmlbench/experiments/blas_info.hpp"
 #include "dmlbench/experiments/child_process.hpp"
+#include "dmlbench/experiments/code_sets.hpp"
 #include "dmlbench/experiments/folder_lock.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/process_pool.hpp"
@@ -124,6 +125,7 @@ int tune(TuneRequest q) {
   auto plan = tuning_plan_json(t, r, name, fs::read_symlink("/proc/self/exe").string(), DMLBENCH_GIT_REV,
                                describe_blas(), q.threads);
   plan["reproduction_file"] = fs::absolute(q.file).lexically_proximate(kRepo).string();
+  plan["trainer_code"] = code_fingerprint(kRepo, "trainer").hash;  // the code the study searches
   std::optional<FolderLock> lock;  // one tune per study folder; --dry-run writes nothing
   if (!(q.slurm && q.dry_run)) {
     lock = FolderLock::take(q.out);

@@ -542,6 +542,8 @@ def collect(args):
     trials_by_arm = [arm_trials(plan, storage, arm) for arm in plan["arms"]]
     check_complete(plan, trials_by_arm)
     out = {key: plan[key] for key in HEADER_KEYS}
+    if "trainer_code" in plan:  # the trainer code set the study searched (`dmlbench tune` records it)
+        out["trainer_code"] = plan["trainer_code"]
     out["sampler"] = (f"optuna {optuna.__version__} TPESampler, default settings, seeded per trial "
                       f"(seed * {SEED_STRIDE} + arm * {ARM_STRIDE} + trials so far)")
     out["arms"] = []

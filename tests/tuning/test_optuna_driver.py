@@ -274,6 +274,14 @@ def test_collect(root):
     if not data:
         return
     check(list(data) == TOP_KEYS, f"collect: top-level keys in order ({list(data)})")
+    # the trainer code set the study searched, where the plan records it (`dmlbench tune` does), follows the header
+    plan = json.loads((folder / "plan.json").read_text())
+    plan["trainer_code"] = "0123abcd"
+    (folder / "plan.json").write_text(json.dumps(plan))
+    coded = collect(folder)
+    check(coded and coded.get("trainer_code") == "0123abcd"
+          and list(coded).index("trainer_code") == TOP_KEYS.index("budget") + 1,
+          f"collect: the plan's trainer_code after the header ({list(coded or {})})")
     check(data["sampler"].startswith("optuna 3.") and "TPESampler" in data["sampler"], "collect: sampler line")
     check(isinstance(data["wall_seconds"], float) and data["wall_seconds"] > 0, "collect: wall_seconds")
     for arm in data["arms"]:

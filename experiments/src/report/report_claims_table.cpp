@@ -2,6 +2,7 @@
 #include "dmlbench/experiments/report_claims_table.hpp"
 
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_checked_on.hpp"
 #include "dmlbench/experiments/report_kernel_recurrence.hpp"
 #include "report_text.hpp"
 
@@ -179,6 +180,7 @@ json claims_json(const std::vector<ClaimRow>& rows) {
       if (!r.scope.id.empty()) {
         c["assumptions"] = row_assumptions(r);
         c["deviations"] = r.scope.deviations;
+        c["checked_on"] = checked_on(r).text;
       }
     }
     a.push_back(c);

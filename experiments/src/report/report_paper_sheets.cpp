@@ -1,6 +1,7 @@
 // Per paper, its findings with their evidence and reading, and its verified rows (report_paper_sheets.hpp).
 #include "dmlbench/experiments/report_paper_sheets.hpp"
 
+#include "dmlbench/experiments/report_checked_on.hpp"
 #include "dmlbench/experiments/report_claim_scope.hpp"
 #include "report_text.hpp"
 
@@ -52,6 +53,7 @@ void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, c
     << "- **The paper** ([" << paper << "] " << r.where << "): " << r.scope.quote << "\n"
     << "- **As the bench judges it**: " << r.statement << "\n"
     << "- **The bench's reading**: " << reading(r) << "\n"
+    << "- **Checked on**: " << checked_on(r).text << "\n"
     << "- **Evidence**: " << (r.measured.empty() ? std::string("-") : r.measured) << "\n";
   if (!r.witness.empty()) o << "- **Witness**: " << r.witness << "\n";
   if (!r.corrected_form.empty()) o << "- **Corrected form**: " << r.corrected_form << "\n";

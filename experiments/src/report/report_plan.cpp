@@ -2,6 +2,7 @@
 // its time estimate and the source layers its hash covers.
 #include "dmlbench/experiments/report_plan.hpp"
 
+#include "dmlbench/experiments/code_sets.hpp"
 #include "dmlbench/experiments/json_fields.hpp"
 #include "dmlbench/experiments/report_io.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
@@ -213,6 +214,7 @@ std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cf
     t.results = read_json_file(t.results_file, "the tuning results");
     t.tuned = with_tuned_settings(r, t.results, t.results_file, cfg.source_dir);
     t.default_stage = r.stage;
+    t.trainer_code_now = code_fingerprint(cfg.source_dir, "trainer").hash;
     out.push_back(std::move(t));
   }
   return out;

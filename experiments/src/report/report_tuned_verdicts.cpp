@@ -59,6 +59,19 @@ std::string settings_text(const json& best) {
   return o.str();
 }
 
+// Whether the study searched the trainer code its tuned runs train with (its recorded trainer code set against this
+// tree's): a study searched under other code chose its settings for another trainer.
+std::string searched_code_text(const TunedReproduction& s) {
+  if (s.trainer_code_now.empty()) return "";
+  const std::string then = s.results.value("trainer_code", "");
+  if (then.empty())
+    return " **The trainer code at its search is not recorded**: the tuned runs may train other code than the study "
+           "searched (experiments/tuning.md says what is known to differ).";
+  if (then == s.trainer_code_now) return " Searched under the trainer code the tuned runs train with.";
+  return " **Searched under other trainer code** than the tuned runs train with (trainer code set " + then +
+         " at the search, " + s.trainer_code_now + " now): its settings were chosen for another trainer.";
+}
+
 std::string study_table(const TunedReproduction& s) {
   std::ostringstream o;
   const auto& res = s.results;
@@ -68,7 +81,7 @@ std::string study_table(const TunedReproduction& s) {
     << res.value("fold_level", std::string("training")) << "), objective " << objective.value("path", "")
     << ", up to " << budget.value("epochs", 0) << " epochs with patience " << budget.value("patience", 0)
     << "; git " << res.value("git_revision", "") << ", " << fixed1(res.value("wall_seconds", 0.0) / 60)
-    << " min of trials.\n\n| arm | chosen settings | validation MAP@R | trials (failed) |\n|---|---|---|---|\n";
+    << " min of trials." << searched_code_text(s) << "\n\n| arm | chosen settings | validation MAP@R | trials (failed) |\n|---|---|---|---|\n";
   for (const auto& a : field_or(res, "arms", json::array())) {
     int failed = 0;
     const json trials = field_or(a, "trials", json::array());

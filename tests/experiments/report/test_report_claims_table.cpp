@@ -3,9 +3,11 @@
 // folder. The expected texts are written out by hand from the table's format and the inputs below.
 #include "dmlbench/experiments/anytime_t_test.hpp"
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/code_sets.hpp"
 #include "dmlbench/experiments/report_claim_rows.hpp"
 #include "dmlbench/experiments/report_claims_table.hpp"
 #include "dmlbench/experiments/report_markdown.hpp"
+#include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 #include "dmlbench/experiments/report_tuned_verdicts.hpp"
 
@@ -333,4 +335,34 @@ TEST_CASE("default and tuned verdicts: a sign that flips between two sides each 
   bare.id = "lcc-table1-r5-train-digits";
   bare.verdict = "inconclusive";
   CHECK(ex::robustness(row("inconclusive", 4.2, 1), {bare}) == "robust");
+}
+
+// A tuned study says whether it searched the trainer code its tuned runs train with: the recorded trainer code set
+// against this tree's (the MS study was searched before eq 15's batch reduction and records none).
+TEST_CASE("default and tuned verdicts: each study says whether it searched the trainer code its tuned runs train with",
+          "[report][tuning]") {
+  const std::string src = DMLBENCH_SOURCE_DIR;
+  ex::TunedReproduction s;
+  s.tuned = ex::read_reproduction(src + "/experiments/reproductions/lcc_table1.json", src);
+  s.results_file = "tuned/lcc_table1.json";
+  s.results = {{"git_revision", "abc"}, {"arms", json::array()}};
+  s.trainer_code_now = "now1";
+  ex::TunedVerdicts t;
+  t.studies = {s};
+  auto md = [&] { return ex::tuned_verdicts_markdown(t, {}, ex::PAdjustment::holm); };
+  CHECK_THAT(md(), Catch::Contains("**The trainer code at its search is not recorded**"));
+  t.studies[0].results["trainer_code"] = "then0";
+  CHECK_THAT(md(), Catch::Contains("**Searched under other trainer code** than the tuned runs train with (trainer "
+                                   "code set then0 at the search, now1 now)"));
+  t.studies[0].results["trainer_code"] = "now1";  // the control: the same code
+  CHECK_THAT(md(), Catch::Contains("Searched under the trainer code the tuned runs train with.") &&
+                       !Catch::Contains("other trainer code") && !Catch::Contains("not recorded"));
+  // the committed studies, planned as the report plans them: each is told against this tree's trainer code
+  ex::ReportConfig cfg;
+  cfg.profile = "default";
+  cfg.reproductions = src + "/experiments/reproductions";
+  cfg.source_dir = src;
+  const auto studies = ex::report_tuned_reproductions(cfg);
+  REQUIRE_FALSE(studies.empty());
+  for (const auto& st : studies) CHECK(st.trainer_code_now == ex::code_fingerprint(src, "trainer").hash);
 }

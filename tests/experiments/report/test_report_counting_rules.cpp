@@ -3,6 +3,7 @@
 // statements stands on that paper's sheet with its quote, place, reading and reproduce command; a statement whose
 // premise the bench's run does not reach is judged premise-not-reached.
 #include "dmlbench/experiments/claim_statistics.hpp"
+#include "dmlbench/experiments/report_checked_on.hpp"
 #include "dmlbench/experiments/report_claim_premise.hpp"
 #include "dmlbench/experiments/report_claim_scope.hpp"
 #include "dmlbench/experiments/report_paper_sheets.hpp"
@@ -245,4 +246,58 @@ TEST_CASE("counting rule: the committed scopes judge [XHN]'s three sentences che
   CHECK(sentences == 3);
   CHECK(scopes.at("xhn-sec6.3-l2nd-ephn-above-epshn").sentence->rule == "most");
   CHECK_FALSE(scopes.at("xhn-fig4-l2nd-ephn-above-epshn-n2").sentence.has_value());  // the control: a part
+}
+
+// The rule that a verdict says the domain and settings it was checked on, and that the paper's statement covers more
+// where the run differs from the paper: a training row's "data:" deviation is its domain, its other deviations'
+// labels its settings; a theory row is checked on its sampled points, which a witness settles and a verification does
+// not exhaust.
+TEST_CASE("counting rule: a verdict says the data and settings it was checked on, and where the paper's statement "
+          "covers more", "[report][counting]") {
+  auto row = training_row("glyph-row", 3);
+  row.scope.deviations = {"data: the glyph proxy (20 scripts) instead of Omniglot", "network: Conv-4 instead of "
+                          "ResNet-50", "schedule: 150 steps", "a sentence without a label"};
+  const auto c = ex::checked_on(row);
+  CHECK(c.domain == "the glyph proxy (20 scripts)");
+  CHECK(c.settings == std::vector<std::string>{"network", "schedule"});
+  CHECK(c.paper_covers_more);
+  CHECK_THAT(c.text, Catch::StartsWith("Checked on the glyph proxy (20 scripts), with the bench's network and "
+                                       "schedule and 1 further deviation: the verdict is about these"));
+  // the control: a training row with no deviation is checked on the paper's settings, and says so
+  auto plain = training_row("plain-row", 3);
+  const auto p = ex::checked_on(plain);
+  CHECK_FALSE(p.paper_covers_more);
+  CHECK_THAT(p.text, Catch::Contains("the paper's settings as the bench reads them"));
+  // theory rows: a verified universal statement covers more than its sample; a witness settles a refutation
+  auto verified = verdict_row("theory-verified", "verified");
+  verified.layer = "theory";
+  auto refuted = verdict_row("theory-refuted", "refuted");
+  refuted.layer = "theory";
+  refuted.witness = "at x = 1";
+  CHECK(ex::checked_on(verified).paper_covers_more);
+  CHECK_FALSE(ex::checked_on(refuted).paper_covers_more);
+  // in a sheet, each finding carries it
+  std::vector<ex::ClaimRow> rows = {training_row("refuted-own", -3)};
+  rows[0].scope.deviations = row.scope.deviations;
+  ex::decide_training_claims(rows, ex::PAdjustment::holm);
+  const auto sheets = ex::paper_sheets_markdown(rows, {{"refuted-own", "dmlbench reproduce --file x.json"}});
+  CHECK_THAT(sheets.at("LCC"), Catch::Contains("- **Checked on**: Checked on the glyph proxy (20 scripts)"));
+}
+
+// Every committed training scope names its data: each training verdict says what it was checked on.
+TEST_CASE("counting rule: every committed training row's scope names the data it was checked on",
+          "[report][counting]") {
+  const auto scopes = ex::read_claim_scopes(DMLBENCH_SOURCE_DIR);
+  std::size_t training = 0;
+  for (const auto& [id, s] : scopes) {
+    if (s.layer != "experiments") continue;
+    ++training;
+    ex::ClaimRow r;
+    r.id = id;
+    r.layer = "experiments";
+    r.scope = s;
+    INFO(id);
+    CHECK(ex::checked_on(r).domain != "the paper's data as the bench reads it");
+  }
+  CHECK(training >= 60);
 }

@@ -51,6 +51,9 @@ struct TunedReproduction {
   std::string default_stage;     // the reproduction's own stage, whose verdicts it stands beside
   std::string results_file;      // tuned/<stem>.json
   nlohmann::ordered_json results;
+  // the trainer code set's hash in this tree (code_sets.hpp), set beside the study's own "trainer_code" (the hash
+  // at its search, where `tune` recorded it): whether the tuned runs train the code the study searched
+  std::string trainer_code_now;
 };
 std::vector<TunedReproduction> report_tuned_reproductions(const ReportConfig& cfg);
 
