@@ -53,7 +53,7 @@ void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, c
     << "- **The paper** ([" << paper << "] " << r.where << "): " << r.scope.quote << "\n"
     << "- **As the bench judges it**: " << r.statement << "\n"
     << "- **The bench's reading**: " << reading(r) << "\n"
-    << "- **Checked on**: " << checked_on(r).text << "\n"
+    << "- **What the verdict covers**: " << checked_on(r).text << "\n"
     << "- **Evidence**: " << (r.measured.empty() ? std::string("-") : r.measured) << "\n";
   if (!r.witness.empty()) o << "- **Witness**: " << r.witness << "\n";
   if (!r.corrected_form.empty()) o << "- **Corrected form**: " << r.corrected_form << "\n";

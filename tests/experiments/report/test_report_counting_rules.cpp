@@ -281,7 +281,7 @@ TEST_CASE("counting rule: a verdict says the data and settings it was checked on
   rows[0].scope.deviations = row.scope.deviations;
   ex::decide_training_claims(rows, ex::PAdjustment::holm);
   const auto sheets = ex::paper_sheets_markdown(rows, {{"refuted-own", "dmlbench reproduce --file x.json"}});
-  CHECK_THAT(sheets.at("LCC"), Catch::Contains("- **Checked on**: Checked on the glyph proxy (20 scripts)"));
+  CHECK_THAT(sheets.at("LCC"), Catch::Contains("- **What the verdict covers**: Checked on the glyph proxy (20 scripts)"));
 }
 
 // Every committed training scope names its data: each training verdict says what it was checked on.
