@@ -16,6 +16,7 @@
 #include "dmlbench/experiments/report_plan.hpp"
 #include "dmlbench/experiments/report_provenance.hpp"
 #include "dmlbench/experiments/report_seed_spending.hpp"
+#include "dmlbench/experiments/report_stage_estimate.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/report_stage_store.hpp"
 #include "dmlbench/experiments/run_stamp.hpp"

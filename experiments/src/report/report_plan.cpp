@@ -151,6 +151,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
   const auto family = report_reproductions(cfg);
   for (const auto& r : family) {
     Stage s = make_stage(r.stage, r.title, {"summary.json"}, r.profiles.at(cfg.profile).estimate_seconds);
+    s.jobs = r.profiles.at(cfg.profile).jobs;
     if (const auto it = swept.find(r.id); it != swept.end()) {
       collect_sweep_in_stage(s, r, it->second, cfg.self, stage_dir(cfg, s.name));
       used.insert(r.id);
@@ -171,6 +172,7 @@ void add_reproduction_stages(std::vector<Stage>& st, const ReportConfig& cfg) {
   for (const auto& t : tuned) {  // each arm's best settings of its committed study
     Stage s = make_stage(t.tuned.stage, t.tuned.title, {"summary.json"},
                          t.tuned.profiles.at(cfg.profile).estimate_seconds);
+    s.jobs = t.tuned.profiles.at(cfg.profile).jobs;
     s.commands.push_back({with_run_stores({cfg.self, "reproduce", "--file", t.tuned.file, "--profile", cfg.profile,
                                            "--out", stage_dir(cfg, s.name), "--resume", "--tuned", t.results_file},
                                           cfg, s.name), false});

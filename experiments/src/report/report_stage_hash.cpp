@@ -153,20 +153,4 @@ std::optional<json> current_stage_record(const ReportConfig& cfg, const Stage& s
   return std::nullopt;
 }
 
-std::vector<double> stage_estimates(const std::vector<Stage>& stages, const ReportConfig& cfg) {
-  std::vector<double> estimate;
-  for (const auto& s : stages) {
-    double e = s.nominal_seconds;
-    const auto rec = cfg.work + "/" + s.name + "/stage.json";
-    std::optional<json> j;  // its last run: in the work folder, else the report's stage store
-    try {
-      j = fs::exists(rec) ? std::optional<json>(read_json_file(rec)) : stored_stage_record(cfg, s);
-    } catch (const std::exception&) {
-    }
-    if (j && j->value("profile", "") == cfg.profile && j->contains("seconds")) e = (*j)["seconds"].get<double>();
-    estimate.push_back(stage_selected(cfg, s.name) ? e : 0.0);
-  }
-  return estimate;
-}
-
 }  // namespace dmlbench::experiments

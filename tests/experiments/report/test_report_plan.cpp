@@ -2,6 +2,7 @@
 // profile runs and in which order, their commands, estimates and the source layers whose edit reruns them.
 #include "dmlbench/experiments/content_hash.hpp"
 #include "dmlbench/experiments/report_plan.hpp"
+#include "dmlbench/experiments/report_stage_estimate.hpp"
 #include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/tuning_plan.hpp"
 
@@ -311,6 +312,32 @@ TEST_CASE("report estimates: a stage's last run of the profile, else its nominal
   est = ex::stage_estimates(stages, s.cfg);
   CHECK(est[3] == stage(stages, "sims-phase").nominal_seconds);
   CHECK(est[3] == 200);  // its nominal time: the default phase diagram on 2 cores
+}
+
+// A training stage's estimate counts what it will do: the runs its trainer code no longer matches train again (their
+// wall seconds over the runs at a time), the others are read back; a folder without a finished run gives none.
+TEST_CASE("report estimates: a training stage's runs of other trainer code train again, the others are read back",
+          "[report]") {
+  const ScratchDir scratch("dmlbench-stage-estimate");
+  const fs::path stage = scratch.dir() / "omniglot-ms";
+  const auto finished_run = [&](const std::string& folder, const std::string& code, double seconds) {
+    fs::create_directories(stage / folder);
+    std::ofstream(stage / folder / "run_key.json") << nlohmann::json{{"key", "k"}, {"code_hash", code}}.dump();
+    std::ofstream(stage / folder / "metrics.json") << nlohmann::json{{"seconds", seconds}}.dump();
+  };
+  CHECK_FALSE(ex::training_stage_estimate(stage.string(), "now", 2));  // no folder
+  finished_run("base/seed1", "now", 100);
+  finished_run("eps/seed1", "then", 40);
+  fs::create_directories(stage / "eps/seed2");  // a run that did not finish: no metrics.json, not counted
+  std::ofstream(stage / "eps/seed2/run_key.json") << nlohmann::json{{"key", "k"}, {"code_hash", "then"}}.dump();
+  const double read_back = ex::kReadBackSecondsPerRun;
+  CHECK(*ex::training_stage_estimate(stage.string(), "now", 2) == Approx(40.0 / 2 + 2 * read_back));
+  // the control: after a change to the trainer's code every run trains again
+  CHECK(*ex::training_stage_estimate(stage.string(), "other", 2) == Approx(140.0 / 2 + 2 * read_back));
+  CHECK(*ex::training_stage_estimate(stage.string(), "other", 1) == Approx(140.0 + 2 * read_back));
+  fs::remove_all(stage / "base");
+  fs::remove_all(stage / "eps/seed1");
+  CHECK_FALSE(ex::training_stage_estimate(stage.string(), "now", 2));  // only an unfinished run left
 }
 
 TEST_CASE("report stages: a reproduction with committed tuning results gets a tuned stage in the default profile only, "

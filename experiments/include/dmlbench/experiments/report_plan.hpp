@@ -25,6 +25,7 @@ struct Stage {
   std::vector<StageCommand> commands;
   std::vector<std::string> outputs;  // relative to the stage folder
   double nominal_seconds = 10;
+  int jobs = 1;                      // the runs it trains at a time (its profile's jobs)
   bool notebooks = false;
   std::string code_set;              // the code set it runs (code_sets.hpp), hashed into its config; empty: none
   std::map<std::string, std::string> code_files;  // the files of that set (and of its seed-spending rule) and their

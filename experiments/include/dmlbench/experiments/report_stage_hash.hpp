@@ -30,8 +30,4 @@ std::vector<std::string> stage_hash_changes(const Stage& s, const nlohmann::orde
 // output present; nothing when it must run (cfg.force, no record, another hash, an output missing, a bad record).
 std::optional<nlohmann::ordered_json> current_stage_record(const ReportConfig& cfg, const Stage& s);
 
-// Seconds each stage is expected to take: its last run of this profile (in cfg.work, else in the report's stage store),
-// else its nominal time; 0 when not selected.
-std::vector<double> stage_estimates(const std::vector<Stage>& stages, const ReportConfig& cfg);
-
 }  // namespace dmlbench::experiments
