@@ -3,6 +3,7 @@
 
 #include "dmlbench/experiments/code_sets.hpp"
 #include "dmlbench/experiments/report_io.hpp"
+#include "dmlbench/experiments/report_stage_hash.hpp"
 #include "dmlbench/experiments/report_stage_store.hpp"
 #include "dmlbench/experiments/run_key.hpp"
 
@@ -64,6 +65,10 @@ std::vector<double> stage_estimates(const std::vector<Stage>& stages, const Repo
   std::vector<double> estimate;
   std::optional<std::string> code;
   for (const auto& s : stages) {
+    if (!stage_selected(cfg, s.name) || current_stage_record(cfg, s)) {  // not run, or current: not rerun
+      estimate.push_back(0.0);
+      continue;
+    }
     double e = s.nominal_seconds;
     const auto rec = cfg.work + "/" + s.name + "/stage.json";
     std::optional<json> j;  // its last run: in the work folder, else the report's stage store
@@ -71,11 +76,12 @@ std::vector<double> stage_estimates(const std::vector<Stage>& stages, const Repo
       j = fs::exists(rec) ? std::optional<json>(read_json_file(rec)) : stored_stage_record(cfg, s);
     } catch (const std::exception&) {
     }
-    if (j && j->value("profile", "") == cfg.profile && j->contains("seconds")) {
+    if (j && !cfg.force && !fs::exists(rec) && j->value("config_hash", "") == s.hash) e = 0;  // restored from the store
+    else if (j && j->value("profile", "") == cfg.profile && j->contains("seconds")) {
       e = (*j)["seconds"].get<double>();
       if (s.code_set == "training") e = training_estimate(s, cfg, trainer_code_of(cfg, code), e);
     }
-    estimate.push_back(stage_selected(cfg, s.name) ? e : 0.0);
+    estimate.push_back(e);
   }
   return estimate;
 }

@@ -293,13 +293,16 @@ TEST_CASE("report caching: a missing output, --force, or another command reruns 
   for (std::size_t k = 0; k < checkout.size(); ++k) CHECK(checkout[k].hash == deflt[k].hash);
 }
 
-TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time, 0 when not selected",
-          "[report]") {
+TEST_CASE("report estimates: a stage's last run of the profile, else its nominal time, 0 when not selected or "
+          "current", "[report]") {
   Scratch s;
   auto stages = s.hashed();
   auto est = ex::stage_estimates(stages, s.cfg);
   for (std::size_t k = 0; k < stages.size(); ++k) CHECK(est[k] == stages[k].nominal_seconds);
-  s.finish(stages);  // records of 7.5 s, quick profile
+  s.finish(stages);  // records of 7.5 s, quick profile, each current
+  est = ex::stage_estimates(stages, s.cfg);
+  for (const double e : est) CHECK(e == 0.0);
+  s.cfg.force = true;  // the control: forced, each runs again and its last run is its estimate
   est = ex::stage_estimates(stages, s.cfg);
   for (const double e : est) CHECK(e == 7.5);
   s.cfg.only = {"figures"};

@@ -21,9 +21,10 @@ inline constexpr double kReadBackSecondsPerRun = 0.7;
 // Runs the stage adds (more seeds or arms) and runs whose config changed are not foreseen.
 std::optional<double> training_stage_estimate(const std::string& stage_dir, const std::string& trainer_code, int jobs);
 
-// Seconds each stage is expected to take, 0 when not selected: with a last run of this profile (in cfg.work, else in
-// the report's stage store), a training stage's training_stage_estimate from the runs it holds there (else its last
-// run's seconds) and any other stage's last run's seconds; without one, its nominal time.
+// Seconds each stage is expected to take: 0 when not selected, current in cfg.work or restored from the report's stage
+// store (the same hash); else, with a last run of this profile (in cfg.work, else in the store), a training stage's
+// training_stage_estimate from the runs it holds there (else its last run's seconds) and any other stage's last
+// run's seconds; without one, its nominal time.
 std::vector<double> stage_estimates(const std::vector<Stage>& stages, const ReportConfig& cfg);
 
 }  // namespace dmlbench::experiments
