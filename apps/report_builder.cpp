@@ -280,9 +280,9 @@ void run_stage(Run& run, std::size_t k) {
 void write_paper_sheets(const ReportConfig& cfg, const std::vector<ex::Reproduction>& repros,
                         const std::vector<ex::ClaimRow>& rows, const std::string& out_new) {
   std::map<std::string, std::string> commands;
-  for (const auto& r : repros)
+  for (const auto& r : repros)  // the reproduction whose rows enter the claims table, not a probe of the same claims
     for (const auto& m : r.metrics)
-      if (!m.claim.empty())
+      if (r.claims && !m.claim.empty())
         commands[m.claim] = "dmlbench reproduce --file " + fs::relative(r.file, cfg.source_dir).generic_string() +
                             " --profile " + cfg.profile + " --out <dir>";
   for (const auto& r : rows)  // a sentence judged from its parts: the command that runs them

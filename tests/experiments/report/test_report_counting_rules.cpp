@@ -14,10 +14,14 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <regex>
 #include <string>
 #include <vector>
 
 namespace ex = dmlbench::experiments;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -300,4 +304,39 @@ TEST_CASE("counting rule: every committed training row's scope names the data it
     CHECK(ex::checked_on(r).domain != "the paper's data as the bench reads it");
   }
   CHECK(training >= 60);
+}
+
+// Each committed sheet entry's reproduce command runs the reproduction that decides the row: one whose rows enter the
+// claims table (not a probe that lists the same claims under changed training) and that lists the claim, or the first
+// part of a sentence judged from its parts.
+TEST_CASE("erratum sheets: each committed entry's reproduce command names the reproduction that decides its row",
+          "[report][counting]") {
+  const fs::path src = DMLBENCH_SOURCE_DIR;
+  const auto scopes = ex::read_claim_scopes(src.string());
+  const auto decides = [&](const std::string& file, const std::string& id) {
+    const auto it = scopes.find(id);
+    const std::string claim = it != scopes.end() && it->second.sentence ? it->second.sentence->rows.front() : id;
+    const auto j = nlohmann::json::parse(std::ifstream(src / file));
+    bool listed = false;
+    for (const auto& m : j.at("metrics")) listed = listed || m.value("claim", "") == claim;
+    return j.value("claims", true) && listed;
+  };
+  const std::regex entry(R"(### `([^`]+)`:)"), command(R"(\*\*Reproduce\*\*: `dmlbench reproduce --file (\S+))");
+  std::size_t checked = 0;
+  for (const auto& sheet : fs::directory_iterator(src / "reports/papers")) {
+    std::ifstream in(sheet.path());
+    std::string line, id;
+    std::smatch m;
+    while (std::getline(in, line)) {
+      if (std::regex_search(line, m, entry)) id = m[1];
+      if (!std::regex_search(line, m, command)) continue;
+      INFO(sheet.path().filename().string() << ": " << id << " -> " << m[1]);
+      CHECK(decides(m[1], id));
+      ++checked;
+    }
+  }
+  CHECK(checked >= 5);
+  // the control: the Table 1 probe lists the same claims and decides none of them
+  CHECK_FALSE(decides("experiments/reproductions/lcc_table1_probe.json", "lcc-table1-r5-train-digits"));
+  CHECK(decides("experiments/reproductions/lcc_table1.json", "lcc-table1-r5-train-digits"));
 }
