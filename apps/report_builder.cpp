@@ -278,7 +278,8 @@ void run_stage(Run& run, std::size_t k) {
 
 // Each paper's erratum sheet (report_paper_sheets.hpp) into out_new/papers/.
 void write_paper_sheets(const ReportConfig& cfg, const std::vector<ex::Reproduction>& repros,
-                        const std::vector<ex::ClaimRow>& rows, const std::string& out_new) {
+                        const std::vector<ex::ClaimRow>& rows, const ex::TunedVerdicts& tuned,
+                        const std::string& out_new) {
   std::map<std::string, std::string> commands;
   for (const auto& r : repros)  // the reproduction whose rows enter the claims table, not a probe of the same claims
     for (const auto& m : r.metrics)
@@ -289,7 +290,7 @@ void write_paper_sheets(const ReportConfig& cfg, const std::vector<ex::Reproduct
     if (r.scope.sentence && commands.count(r.scope.sentence->rows.front()))
       commands[r.id] = commands.at(r.scope.sentence->rows.front());
   fs::create_directories(out_new + "/papers");
-  for (const auto& [paper, md] : ex::paper_sheets_markdown(rows, commands))
+  for (const auto& [paper, md] : ex::paper_sheets_markdown(rows, commands, ex::tuned_readings(tuned, rows)))
     ex::write_file_atomically(out_new + "/papers/" + paper + ".md", md);
 }
 
@@ -345,7 +346,7 @@ void assemble(const Run& run, const std::string& out_new) {
   ex::write_file_atomically(out_new + "/REPORT.md", ex::report_markdown(contents));
   ex::write_file_atomically(out_new + "/claims.json", ex::report_claims_json(cfg, run.revision, claims, &tuned).dump(2) + "\n");
   ex::write_file_atomically(out_new + "/AUDIT.md", ex::audit_markdown(claims.rows));
-  write_paper_sheets(cfg, repros, claims.rows, out_new);
+  write_paper_sheets(cfg, repros, claims.rows, tuned, out_new);
   ex::swap_in_report(out_new, cfg.out);  // the old report stays until the new one is complete
 }
 

@@ -44,7 +44,8 @@ void require(const std::string& paper, const ClaimRow& r, const std::string& val
   if (value.empty()) throw std::runtime_error("sheet " + paper + ": row " + r.id + ": no " + field);
 }
 
-void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, const std::string& command) {
+void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, const std::string& command,
+           const std::string& tuned) {
   require(paper, r, r.scope.quote, "quote");
   require(paper, r, r.where, "place");
   require(paper, r, r.scope.scope, "reading");
@@ -58,6 +59,7 @@ void entry(std::ostringstream& o, const std::string& paper, const ClaimRow& r, c
   if (!r.witness.empty()) o << "- **Witness**: " << r.witness << "\n";
   if (!r.corrected_form.empty()) o << "- **Corrected form**: " << r.corrected_form << "\n";
   if (!r.note.empty()) o << "- **Why this verdict**: " << r.note << "\n";
+  if (!tuned.empty()) o << "- **With both arms tuned alike** (the committed study's best settings per arm): " << tuned << "\n";
   o << "- **What would change it**: " << what_would_change(r) << "\n"
     << "- **Reproduce**: `" << command << "`\n\n";
 }
@@ -76,7 +78,8 @@ std::string reproduce_command(const ClaimRow& row, const std::map<std::string, s
 }
 
 std::map<std::string, std::string> paper_sheets_markdown(const std::vector<ClaimRow>& rows,
-                                                         const std::map<std::string, std::string>& commands) {
+                                                         const std::map<std::string, std::string>& commands,
+                                                         const std::map<std::string, std::string>& tuned) {
   std::map<std::string, std::vector<const ClaimRow*>> by_paper;
   for (const auto& r : rows)
     if (judges_the_paper(r.scope.scope)) by_paper[r.paper].push_back(&r);
@@ -91,7 +94,8 @@ std::map<std::string, std::string> paper_sheets_markdown(const std::vector<Claim
          "are not listed.\n\n## Findings\n\n";
     for (const auto* r : own) {
       if (sheet_finding(r->verdict)) {
-        entry(o, paper, *r, reproduce_command(*r, commands));
+        const auto twin = tuned.find(r->id);
+        entry(o, paper, *r, reproduce_command(*r, commands), twin == tuned.end() ? std::string() : twin->second);
         ++findings;
       } else if (r->verdict == "verified" || r->verdict == "direction-only") {
         verified << "| `" << r->id << "` | " << markdown_cell(r->where) << " | " << markdown_cell(r->statement)

@@ -130,6 +130,13 @@ std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& defau
   return default_outcome(*d) == tuned.verdict ? "robust" : "fragile";
 }
 
+std::map<std::string, std::string> tuned_readings(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows) {
+  std::map<std::string, std::string> out;
+  for (const auto& tuned : t.rows)
+    if (row_with_id(default_rows, tuned.id))
+      out[tuned.id] = tuned.verdict + " (" + robustness(tuned, default_rows) + "): " + tuned.measured;
+  return out;
+}
 
 std::vector<std::string> mark_contested(std::vector<ClaimRow>& default_rows, const TunedVerdicts& t) {
   std::vector<std::string> marked;

@@ -286,6 +286,12 @@ TEST_CASE("default and tuned verdicts: robust where the tuned verdict is the def
   CHECK(ex::robustness(t.rows[0], defaults) == "robust");
   CHECK(ex::robustness(t.rows[1], defaults) == "fragile");
   CHECK(ex::robustness(row("other", "verified"), defaults) == "-");
+  // what each default row's twin found, for the sheets; a tuned row without a default row gives none
+  t.rows.push_back(row("other", "verified"));
+  const auto readings = ex::tuned_readings(t, defaults);
+  CHECK(readings.size() == 2);
+  CHECK(readings.at("lcc-table1-r5-test-digits") == "verified (fragile): m-lcc-table1-r5-test-digits");
+  t.rows.pop_back();
   const auto md = ex::tuned_verdicts_markdown(t, defaults, ex::PAdjustment::holm);
   CHECK_THAT(md, Catch::Contains("| lcc-table1-r1-test-digits | refuted | refuted | robust | m-lcc-table1-r1-test-digits |"));
   CHECK_THAT(md, Catch::Contains("| lcc-table1-r5-test-digits | not-reproduced | verified | fragile |"));

@@ -120,6 +120,11 @@ TEST_CASE("erratum sheets: each finding on a paper's own statements with its quo
                      Catch::Contains("**What would change it**"));
   CHECK_THAT(md, Catch::Contains("| `verified-own` | Table 1 | S-verified-own | verified |"));
   CHECK_THAT(md, !Catch::Contains("refuted-ext"));  // an extension counts for no paper
+  // a finding with a tuned twin shows what equal tuning of both arms gives beside it; one without shows nothing
+  CHECK_THAT(md, !Catch::Contains("With both arms tuned alike"));
+  const auto tuned = ex::paper_sheets_markdown(rows, commands, {{"refuted-own", "inconclusive (fragile): T-evidence"}});
+  CHECK_THAT(tuned.at("LCC"), Catch::Contains("- **With both arms tuned alike** (the committed study's best settings "
+                                              "per arm): inconclusive (fragile): T-evidence"));
   CHECK_THAT(ex::paper_sheets_index_markdown(rows), Catch::Contains("- [[LCC]](papers/LCC.md): 1 refuted, 1 verified"));
   // the negative controls: a finding without its quote, or without a command, is refused naming the row and field
   auto no_quote = rows;

@@ -22,8 +22,10 @@ std::string reproduce_command(const ClaimRow& row, const std::map<std::string, s
 
 // Per paper key, its sheet's Markdown; papers without a row on their own statements have none. Throws
 // std::runtime_error "sheet KEY: row ID: no FIELD" for a finding without its quote, place, reading or command.
+// `tuned`: claim id -> what its tuned twin found (tuned_readings), shown beside the finding.
 std::map<std::string, std::string> paper_sheets_markdown(const std::vector<ClaimRow>& rows,
-                                                         const std::map<std::string, std::string>& commands);
+                                                         const std::map<std::string, std::string>& commands,
+                                                         const std::map<std::string, std::string>& tuned = {});
 
 // The summary's list of sheets: "- [XHN](papers/XHN.md): 2 refuted, 1 erratum; 12 verified" per paper.
 std::string paper_sheets_index_markdown(const std::vector<ClaimRow>& rows);

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,10 @@ std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& defau
 // note says both readings; the per-paper counts keep it apart from verified and refuted. Its statistics keep the
 // default decision ("outcome"). Returns the ids marked.
 std::vector<std::string> mark_contested(std::vector<ClaimRow>& default_rows, const TunedVerdicts& t);
+
+// Per default row with a tuned twin, what the twin found, for the sheets: "<tuned verdict> (<robustness>): <its
+// evidence>", so that a finding at the default settings shows beside it what equal tuning of both arms gives.
+std::map<std::string, std::string> tuned_readings(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows);
 
 // The section of REPORT.md ("" without tuned studies): per tuned reproduction, each claim's default and tuned verdict
 // and its mark, then each arm's chosen settings, validation objective and trials.
