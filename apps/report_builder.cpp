@@ -317,8 +317,9 @@ void assemble(const Run& run, const std::string& out_new) {
               << (kernels->current() ? std::to_string(sensitive.size()) + " machine-sensitive" : "stale, not shown")
               << "\n";
   }
-  const auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
-                                               ex::p_adjustment_named(cfg.multiplicity), run.stages);  // their own family
+  auto tuned = ex::gather_tuned_verdicts(cfg.work, ex::report_tuned_reproductions(cfg),
+                                         ex::p_adjustment_named(cfg.multiplicity), run.stages);  // their own family
+  ex::mark_tuned_premises(tuned, claims.rows);  // a tuned twin judged on its premise as its default row is
   const auto contested = ex::mark_contested(claims.rows, tuned);  // a direction that turns under equal tuning
   std::cerr << "[report] contested (a direction that turns with both arms tuned alike): " << contested.size() << "\n";
   const auto premised = ex::mark_premise_not_reached(claims.rows);  // a statement whose premise the runs do not reach

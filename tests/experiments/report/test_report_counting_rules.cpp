@@ -185,6 +185,36 @@ TEST_CASE("counting rule [LCC Table 4][HTL abstract]: a statement whose premise 
   CHECK_THROWS_WITH(ex::mark_premise_not_reached(bad), Catch::Contains("row theory-side: its premise reads the baseline"));
 }
 
+// A tuned twin is judged on its premise as its default row is: the default row's scope, the premise read from the
+// tuned runs (a side's mean) or from the report's rows (another row's verdict).
+TEST_CASE("counting rule [LCC Table 4][HTL abstract]: the tuned twins are judged on the same premises",
+          "[report][counting]") {
+  ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
+  table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
+  ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
+  htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
+  ex::ClaimRow margin = verdict_row("htl-margin-attainable", "erratum");
+  margin.layer = "theory";
+  std::vector<ex::ClaimRow> defaults = {table4, htl, training_row("plain", -3)};
+  ex::decide_training_claims(defaults, ex::PAdjustment::holm);
+  defaults.push_back(margin);
+  ex::TunedVerdicts t;  // the twins as the tuned stages give them: no scope of their own
+  for (const auto* id : {"lcc-table4-r1-train-alphabets-paper-baseline", "htl-r1-vs-random", "plain"})
+    t.rows.push_back(training_row(id, -3));
+  ex::decide_training_claims(t.rows, ex::PAdjustment::holm);
+  auto fits = t;  // the control: a tuned baseline that fits the training set reaches its premise
+  fits.rows[0].statistics["baseline"]["mean"] = 99.0;
+  CHECK(ex::mark_tuned_premises(t, defaults) ==
+        std::vector<std::string>{"lcc-table4-r1-train-alphabets-paper-baseline", "htl-r1-vs-random"});
+  CHECK(t.rows[0].verdict == "premise-not-reached");
+  CHECK_THAT(t.rows[0].note, Catch::Contains("the baseline arm's mean 54.5 over 10 seeds"));
+  CHECK(t.rows[1].verdict == "premise-not-reached");
+  CHECK(t.rows[2].verdict == "refuted");  // no premise
+  CHECK(defaults[0].verdict == "refuted");  // the default rows are read, not marked
+  CHECK(ex::mark_tuned_premises(fits, defaults) == std::vector<std::string>{"htl-r1-vs-random"});
+  CHECK(fits.rows[0].verdict == "refuted");
+}
+
 // The committed scope entries carry the two premises the rule is for.
 TEST_CASE("counting rule: the committed scopes give [LCC] Table 4's paper-baseline row and [HTL]'s R@1 row their "
           "premises", "[report][counting]") {

@@ -36,6 +36,12 @@ std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& defau
 // decided in the other direction at the tuned family's level, is **contested**: its verdict becomes "contested" and its
 // note says both readings; the per-paper counts keep it apart from verified and refuted. Its statistics keep the
 // default decision ("outcome"). Returns the ids marked.
+// The premise rule (report_claim_premise.hpp) on the tuned rows, so that a tuned twin is judged as its default row is:
+// each tuned row takes its default row's scope, and its premise is read from the tuned runs (a side's mean) or from
+// the report's rows (another row's verdict). Call before mark_contested, on the default rows as they are before their
+// own premises are marked. Returns the tuned ids marked premise-not-reached.
+std::vector<std::string> mark_tuned_premises(TunedVerdicts& t, const std::vector<ClaimRow>& default_rows);
+
 std::vector<std::string> mark_contested(std::vector<ClaimRow>& default_rows, const TunedVerdicts& t);
 
 // Per default row with a tuned twin, what the twin found, for the sheets: "<tuned verdict> (<robustness>): <its
