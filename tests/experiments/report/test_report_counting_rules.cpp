@@ -18,6 +18,7 @@
 #include <fstream>
 #include <regex>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ex = dmlbench::experiments;
@@ -54,6 +55,20 @@ ex::ClaimRow verdict_row(const std::string& id, const std::string& verdict) {
   r.id = id;
   r.verdict = verdict;
   return r;
+}
+
+// The two rows the premise rule is for and the theory row [HTL]'s names: [LCC] Table 4's cell presumes a baseline
+// that fits the training set (99.9 printed), which the bench's baseline arm does not reach (its means near 50-59
+// here); [HTL]'s abstract presumes a loss that can meet its margin, which htl-margin-attainable finds it cannot as
+// printed (an erratum).
+std::tuple<ex::ClaimRow, ex::ClaimRow, ex::ClaimRow> premise_rows() {
+  ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
+  table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
+  ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
+  htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
+  ex::ClaimRow margin = verdict_row("htl-margin-attainable", "erratum");
+  margin.layer = "theory";
+  return {table4, htl, margin};
 }
 
 }  // namespace
@@ -137,18 +152,10 @@ TEST_CASE("erratum sheets: each finding on a paper's own statements with its quo
   CHECK_THROWS_WITH(ex::paper_sheets_markdown(no_place, commands), Catch::Contains("no place"));
 }
 
-// The two rows the rule is for, built as the report builds them: [LCC] Table 4's cell presumes a baseline that fits
-// the training set (99.9 printed), which the bench's baseline arm does not reach (its means near 50-59 here); [HTL]'s
-// abstract presumes a loss that can meet its margin, which the theory row htl-margin-attainable finds it cannot as
-// printed (an erratum).
+// The two rows the rule is for, built as the report builds them (premise_rows).
 TEST_CASE("counting rule [LCC Table 4][HTL abstract]: a statement whose premise the run does not reach is "
           "premise-not-reached, not refuted, and a reached premise moves nothing", "[report][counting]") {
-  ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
-  table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
-  ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
-  htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
-  ex::ClaimRow margin = verdict_row("htl-margin-attainable", "erratum");
-  margin.layer = "theory";
+  const auto [table4, htl, margin] = premise_rows();
   // the controls: the same premises reached (a baseline above 95, a margin row verified), and a row with no premise
   ex::ClaimRow fits = training_row("fits", -3);
   fits.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 40};
@@ -189,12 +196,7 @@ TEST_CASE("counting rule [LCC Table 4][HTL abstract]: a statement whose premise 
 // tuned runs (a side's mean) or from the report's rows (another row's verdict).
 TEST_CASE("counting rule [LCC Table 4][HTL abstract]: the tuned twins are judged on the same premises",
           "[report][counting]") {
-  ex::ClaimRow table4 = training_row("lcc-table4-r1-train-alphabets-paper-baseline", -3);
-  table4.scope.premise = ex::ClaimPremise{"the baseline fits the training set", "", "", "baseline", 95};
-  ex::ClaimRow htl = training_row("htl-r1-vs-random", -3);
-  htl.scope.premise = ex::ClaimPremise{"the printed loss can meet its margin", "htl-margin-attainable", "verified", "", 0};
-  ex::ClaimRow margin = verdict_row("htl-margin-attainable", "erratum");
-  margin.layer = "theory";
+  const auto [table4, htl, margin] = premise_rows();
   std::vector<ex::ClaimRow> defaults = {table4, htl, training_row("plain", -3)};
   ex::decide_training_claims(defaults, ex::PAdjustment::holm);
   defaults.push_back(margin);
