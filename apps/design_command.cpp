@@ -154,6 +154,9 @@ void add_design_command(CLI::App& app) {
   cmd->add_option("--out", o->out, "the design file to write (experiments/report_design.json)")->required();
   cmd->add_flag("--force", o->force, "replace an existing design file");
   cmd->callback([o] {
+    if (o->effect_low > o->effect_high)
+      throw std::invalid_argument("--effect-low " + number_text(o->effect_low) + " is above --effect-high " +
+                                  number_text(o->effect_high) + ": the synthetic effects are drawn between them");
     if (std::filesystem::exists(o->out) && !o->force)
       throw std::runtime_error(o->out + " exists: the report's design is chosen once (--force to replace it)");
     json scenarios;
