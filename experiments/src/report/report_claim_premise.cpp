@@ -8,11 +8,13 @@
 
 namespace dmlbench::experiments {
 
-PremiseReading read_premise(const ClaimRow& row, const std::vector<ClaimRow>& rows) {
+PremiseReading read_premise(const ClaimRow& row, const std::vector<ClaimRow>& rows,
+                            const std::vector<ClaimRow>& others) {
   const ClaimPremise& p = *row.scope.premise;
   PremiseReading r;
   if (!p.row.empty()) {
     const ClaimRow* other = row_with_id(rows, p.row);
+    if (!other) other = row_with_id(others, p.row);
     if (!other) throw std::runtime_error("row " + row.id + ": its premise row " + p.row + " is no claim row");
     r.reached = other->verdict == p.reached_when;
     r.measured = p.row + " is " + other->verdict + " (the premise needs " + p.reached_when + ")";
@@ -29,10 +31,10 @@ PremiseReading read_premise(const ClaimRow& row, const std::vector<ClaimRow>& ro
   return r;
 }
 
-std::vector<std::string> mark_premise_not_reached(std::vector<ClaimRow>& rows) {
+std::vector<std::string> mark_premise_not_reached(std::vector<ClaimRow>& rows, const std::vector<ClaimRow>& others) {
   std::vector<PremiseReading> readings(rows.size());
   for (std::size_t i = 0; i < rows.size(); ++i)  // read every premise before any verdict moves
-    if (rows[i].scope.premise) readings[i] = read_premise(rows[i], rows);
+    if (rows[i].scope.premise) readings[i] = read_premise(rows[i], rows, others);
   std::vector<std::string> marked;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     auto& r = rows[i];

@@ -8,10 +8,8 @@
 #include "report_text.hpp"
 #include "dmlbench/experiments/report_training_outcomes.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <set>
 #include <sstream>
 
 namespace dmlbench::experiments {
@@ -134,20 +132,9 @@ std::string robustness(const ClaimRow& tuned, const std::vector<ClaimRow>& defau
 }
 
 std::vector<std::string> mark_tuned_premises(TunedVerdicts& t, const std::vector<ClaimRow>& default_rows) {
-  std::vector<ClaimRow> all;  // the tuned rows first, then the report's other rows a premise may name
-  std::set<std::string> tuned_ids;
-  for (auto r : t.rows) {
+  for (auto& r : t.rows)
     if (const auto* d = row_with_id(default_rows, r.id)) r.scope = d->scope;
-    tuned_ids.insert(r.id);
-    all.push_back(std::move(r));
-  }
-  for (const auto& d : default_rows)
-    if (!tuned_ids.count(d.id)) all.push_back(d);
-  std::vector<std::string> marked;
-  for (const auto& id : mark_premise_not_reached(all))
-    if (tuned_ids.count(id)) marked.push_back(id);
-  std::copy_n(all.begin(), t.rows.size(), t.rows.begin());
-  return marked;
+  return mark_premise_not_reached(t.rows, default_rows);
 }
 
 std::map<std::string, std::string> tuned_readings(const TunedVerdicts& t, const std::vector<ClaimRow>& default_rows) {
