@@ -85,164 +85,147 @@ __attribute__((always_inline)) inline float squared_distance32(const float* a, c
   return s;
 }
 
-// The k-means++ distances as centres are added. Row r's nearest centre is owner[r] at squared distance d2[r]. A new
-// centre c can only come nearer to r where |c - c_owner| < 2 |x_r - c_owner| (triangle inequality), so the rows with
-// cc[owner] >= 4 d2 (and a margin of 1e-9 for rounding) are skipped: the same d2 as a full pass, without reading
-// their rows (Elkan's bound, ICML 2003, applied to the seeding). Per centre j the rows it owns are kept in a list
-// with the largest of their d2 (most[j]). The new centre c is a row, at d2_c from its nearest centre, so every
-// |c - c_j|^2 >= d2_c (up to the rounding of d2, far below 1e-8): a centre with 4 most[j] (1 + 1e-9) <= d2_c (1 - 1e-8)
-// keeps all its rows without its cc or its rows being read, as the pass over every row would have kept them.
+// The relative error of squared_distance against the exact |a - b|^2: each float64 difference of two float32 values
+// and its square round once, and each of the 8 lanes sums at most d / 8 + 1 terms before 3 levels of pairwise sums
+// (Higham, Sec 3.1: within gamma_n, n the longest chain of roundings), with a margin for gamma's denominator.
+inline double squared_distance_error(std::int64_t d) { return double(d / 8 + 8) * 0x1p-53 * 1.01; }
+
+// A float32 not below v (+inf for NaN or above float32's range: a threshold that allows no skip).
+inline float float_above(double v) {
+  if (!(v < 3e38)) return std::numeric_limits<float>::infinity();
+  const float f = static_cast<float>(v);
+  return double(f) >= v ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
+}
+
+// k-means++'s D^2 kept lazily, the same bits where a draw reads them. d2[r] is the least squared_distance from row r
+// to the first seen[r] centres (every row has seen the first `applied`); a distance only falls as centres come, so a
+// stale d2[r] bounds the current one from above. A draw refreshes (refresh_row) the rows whose stale bound could
+// still win it; the centres since `applied` are brought to every row in one pass every few draws (apply_pending), a
+// float32 GEMM whose scores, within a proven rounding bound, rule out the pairs that cannot lower d2. d2[r] is then
+// the least of the same float64 values as a pass per centre over every row gives, so each draw sees the same D^2.
 struct SeedingDistances {
+  const float* x = nullptr;
+  std::int64_t N = 0, d = 0;
   std::vector<double> d2;
-  std::vector<std::int32_t> owner;
-  std::vector<std::int64_t> centres;             // rows
-  std::vector<double> most;                      // per centre, at least the largest d2 of the rows it owns (NaN aside)
-  std::vector<std::vector<std::int32_t>> owns;   // per centre, its rows (and rows it owned before, dropped when read)
-  std::vector<float> centre_rows;                // the centres' rows, one after the other
-  std::int64_t rows_read = 0;
+  std::vector<std::int32_t> seen;
+  std::vector<double> nx2;  // |x_r|^2 in float64, for apply_pending
+  std::vector<std::int64_t> centres;  // rows
+  std::int32_t applied = 0;
+  double margin = 1;  // the rounding margins times this (KMeansOptions::margin_scale)
+  std::atomic<std::int64_t> rows_read{0};  // float64 distances computed
 };
 
-// Rows of centre j's list against the new centre c (its cc[j] computed here): the ones the pruning cannot rule out
-// are read, those nearer to c move to it (their ids into `moved`). The list keeps the rows j still owns.
-// A row is read (and counted) where the pruning cannot rule it out; its float64 distance t is computed where the
-// float32 one does not already show t >= d2 (float32 within gamma_{d+2} relatively, float64 within 1e-14).
-// cc itself is first seen in float32 (cc_lo <= cc <= cc_hi); the float64 cc is computed where a row's test falls
-// between, so that every test decides as with the float64 cc.
-DMLBENCH_KERNEL void nearer_rows_of(const float* x, std::int64_t d, const float* c, const float* cj, std::int32_t j,
-                                    std::int32_t newest, SeedingDistances& s, std::vector<std::int32_t>& moved,
-                                    std::int64_t& read, double& most) {
-  const double g = double(d + 2) * 0x1p-24, below = (1 - g / (1 - g)) * (1 - 1e-14);
-  // every row of j is pruned where cc >= 4 most[j] (1 + 1e-9): seen on the first dimensions alone, often (a partial
-  // sum of squares is below the whole)
-  const double need = 4.0 * s.most[std::size_t(j)] * (1 + 1e-9);
-  Floats8 s0 = {}, s1 = {};
-  const auto whole = d - d % 16;
-  std::int64_t i = 0;
-  for (; i + 32 < whole; i += 32) {
-    add_squares(c, cj, i, i + 32, s0, s1);
-    if (double(lanes_sum(s0, s1)) * below >= need) return;
-  }
-  add_squares(c, cj, i, whole, s0, s1);
-  float full = lanes_sum(s0, s1);
-  for (auto q = whole; q < d; ++q) {
-    const float t = c[q] - cj[q];
-    full += t * t;
-  }
-  const double cc32 = double(full);
-  const double cc_lo = cc32 * below, cc_hi = cc32 / (1 - g / (1 - g)) * (1 + 1e-14);
-  double cc = -1;  // the float64 cc once computed
-  auto& rows = s.owns[std::size_t(j)];
-  // the rows j still owns stay in its list; those the pruning does not rule out are read after, their rows fetched
-  // ahead (a row that moves stays listed until the next pass drops it)
-  thread_local std::vector<std::int32_t> check;
-  check.clear();
-  std::size_t keep = 0;
-  double largest = 0;  // the largest d2 of the rows j owns: most[j] from now on
-  for (const auto r : rows) {
-    // it moved to a later centre (whose list another thread may be reading: relaxed atomic reads and writes)
-    if (__atomic_load_n(&s.owner[std::size_t(r)], __ATOMIC_RELAXED) != j) continue;
-    rows[keep++] = r;
-    largest = std::max(largest, s.d2[std::size_t(r)]);
-    const double test = 4.0 * s.d2[std::size_t(r)] * (1 + 1e-9);
-    bool pruned = cc_lo >= test;
-    if (!pruned && !(cc_hi < test)) {  // in between, or not finite
-      if (cc < 0) cc = squared_distance(c, cj, d);
-      pruned = cc >= test;
-    }
-    if (!pruned) check.push_back(r);
-  }
-  rows.resize(keep);
-  s.most[std::size_t(j)] = largest;
-  read += std::int64_t(check.size());
-  constexpr std::size_t ahead = 6;
-  const std::int64_t lines = (d * std::int64_t(sizeof(float)) + 63) / 64;
-  auto fetch = [&](std::int32_t r) {
-    const char* p = reinterpret_cast<const char*>(x + std::int64_t(r) * d);
-    for (std::int64_t l = 0; l < lines; ++l) __builtin_prefetch(p + 64 * l);
-  };
-  for (std::size_t q = 0; q < std::min(ahead, check.size()); ++q) fetch(check[q]);
-  for (std::size_t q = 0; q < check.size(); ++q) {
-    if (q + ahead < check.size()) fetch(check[q + ahead]);
-    const auto r = check[q];
-    const double now = s.d2[std::size_t(r)];
-    const float* xr = x + std::int64_t(r) * d;
-    if (double(squared_distance32(xr, c, d)) * below > now) continue;
-    const double t = squared_distance(xr, c, d);
-    if (t < now) {
-      s.d2[std::size_t(r)] = t;
-      __atomic_store_n(&s.owner[std::size_t(r)], newest, __ATOMIC_RELAXED);
-      most = std::max(most, t);
-      moved.push_back(r);
-    }
-  }
-}
-
-// Every row against the new centre (the first centre, or without pruning).
-DMLBENCH_KERNEL void nearer_all_rows(const float* x, std::int64_t r0, std::int64_t r1, std::int64_t d, const float* c,
-                                     std::int32_t newest, SeedingDistances& s, std::int64_t& read, double& most,
-                                     std::vector<std::int32_t>& moved) {
-  for (std::int64_t r = r0; r < r1; ++r) {
-    ++read;
-    const double t = squared_distance(x + r * d, c, d);
-    const double now = s.d2[std::size_t(r)];
-    if (newest == 0 || t < now) {
-      s.d2[std::size_t(r)] = t;
-      s.owner[std::size_t(r)] = newest;
-      most = std::max(most, t);
-      moved.push_back(std::int32_t(r));
-    }
-  }
-}
-
-void add_centre(const torch::Tensor& x, std::int64_t row, SeedingDistances& s, bool prune = true) {
-  const auto N = x.size(0), d = x.size(1);
-  const float* px = x.data_ptr<float>();
-  const float* c = px + row * d;
-  const auto newest = std::int32_t(s.centres.size());
+// Every row against the newest centre (the first centre, or the pass per centre over every row).
+void full_pass(SeedingDistances& s) {
+  const auto newest = std::int32_t(s.centres.size()) - 1;
+  const float* c = s.x + s.centres.back() * s.d;
   if (newest == 0) {
-    s.d2.assign(std::size_t(N), 0.0);
-    s.owner.assign(std::size_t(N), 0);
+    s.d2.assign(std::size_t(s.N), kInf);
+    s.seen.assign(std::size_t(s.N), 0);
   }
-  const auto parts = std::size_t(at::get_num_threads()) + 1;
-  std::vector<std::int64_t> read(parts, 0);
-  std::vector<double> most(parts, 0.0);
-  std::vector<std::vector<std::int32_t>> moved(parts);
-  if (newest == 0 || !prune) {
-    at::parallel_for(0, N, 32768, [&](std::int64_t r0, std::int64_t r1) {
-      const auto t = std::size_t(at::get_thread_num());
-      nearer_all_rows(px, r0, r1, d, c, newest, s, read[t], most[t], moved[t]);
-    });
-  } else {
-    // the centres whose rows the bound from d2_c does not rule out
-    const double reach = s.d2[std::size_t(row)] * (1 - 1e-8);
-    std::vector<std::int32_t> open;
-    std::int64_t work = 0;
-    for (std::int32_t j = 0; j < newest; ++j)
-      if (!(4.0 * s.most[std::size_t(j)] * (1 + 1e-9) <= reach)) {
-        open.push_back(j);
-        work += std::int64_t(s.owns[std::size_t(j)].size()) + d;
-      }
+  at::parallel_for(0, s.N, 32768, [&](std::int64_t r0, std::int64_t r1) {
+    for (std::int64_t r = r0; r < r1; ++r) {
+      const double t = squared_distance(s.x + r * s.d, c, s.d);
+      if (newest == 0 || t < s.d2[std::size_t(r)]) s.d2[std::size_t(r)] = t;
+      s.seen[std::size_t(r)] = newest + 1;
+    }
+  });
+  s.rows_read += s.N;
+  s.applied = newest + 1;
+}
 
-    // one thread unless a step is large: a parallel region per centre costs more than it saves below about a million
-    // rows and dimensions to look at (k = 584 of 11,680 rows: 0.36 s on 1 thread, 7 s on 2 beside other work)
-    const std::int64_t grain = work < (std::int64_t(1) << 20)
-                                   ? std::int64_t(open.size()) + 1
-                                   : std::max<std::int64_t>(1, std::int64_t(open.size()) * (std::int64_t(1) << 18) / work);
-    at::parallel_for(0, std::int64_t(open.size()), grain, [&](std::int64_t q0, std::int64_t q1) {
-      const auto t = std::size_t(at::get_thread_num());
-      for (auto q = q0; q < q1; ++q) {
-        const auto j = open[std::size_t(q)];
-        nearer_rows_of(px, d, c, s.centre_rows.data() + std::int64_t(j) * d, j, newest, s, moved[t], read[t], most[t]);
+// Row r against the centres it has not seen: a centre whose float32 distance (within gamma_{d+2} relatively, Higham
+// Sec 3.1) already shows t >= d2 is passed over, the others give their float64 t. True where d2[r] fell.
+bool refresh_row(SeedingDistances& s, std::int64_t r) {
+  const auto now = std::int32_t(s.centres.size());
+  auto& seen = s.seen[std::size_t(r)];
+  if (seen >= now) return false;
+  const double g = double(s.d + 2) * 0x1p-24,
+               below = 1 - s.margin * (1 - (1 - g / (1 - g)) * (1 - squared_distance_error(s.d)));
+  const float* xr = s.x + r * s.d;
+  double& d2 = s.d2[std::size_t(r)];
+  bool fell = false;
+  std::int64_t read = 0;
+  for (auto m = seen; m < now; ++m) {
+    const float* c = s.x + s.centres[std::size_t(m)] * s.d;
+    if (double(squared_distance32(xr, c, s.d)) * below > d2) continue;
+    ++read;
+    const double t = squared_distance(xr, c, s.d);
+    if (t < d2) {
+      d2 = t;
+      fell = true;
+    }
+  }
+  seen = now;
+  s.rows_read += read;
+  return fell;
+}
+
+// The centres since `applied` brought to every row that has not seen them. Their scores s_b = fl(|c_b|^2 - 2 x.c_b)
+// come from a float32 GEMM (the rows in parts, one per thread, one OpenBLAS thread each) and lie within E(x) of
+// |x - c_b|^2 - |x|^2 for any order of summation (the bound derived for Lloyd's steps below, with C the largest
+// |c_b|). So |x - c_b|^2 >= s_b - E + |x|^2, and squared_distance gives at least that times 1 - its relative error:
+// where s_b > d2 / (1 - that) + E - |x|^2 (plus a margin for the float64 sum), t >= d2 and the pair cannot lower d2.
+// The other pairs give their float64 t. Rows or centres of norm^2 over 1e30 skip nothing.
+void apply_pending(SeedingDistances& s, const torch::Tensor& x) {
+  const auto now = std::int32_t(s.centres.size()), from = s.applied, B = now - from;
+  if (B <= 0) return;
+  const auto d = s.d;
+  const double rel = s.margin * squared_distance_error(d), norm_rel = s.margin * double(d + 2) * 0x1p-53 * 1.01;
+  if (s.nx2.empty()) {
+    s.nx2.resize(std::size_t(s.N));
+    at::parallel_for(0, s.N, 32768, [&](std::int64_t r0, std::int64_t r1) {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        double n = 0;
+        for (std::int64_t j = 0; j < d; ++j) n += double(s.x[r * d + j]) * double(s.x[r * d + j]);
+        s.nx2[std::size_t(r)] = n;
       }
     });
   }
-  for (auto n : read) s.rows_read += n;
-  s.centres.push_back(row);
-  s.most.push_back(*std::max_element(most.begin(), most.end()));
-  s.owns.emplace_back();
-  auto& mine = s.owns.back();
-  for (auto& m : moved) mine.insert(mine.end(), m.begin(), m.end());
-  s.centre_rows.insert(s.centre_rows.end(), c, c + d);
+  const auto c = x.index_select(0, torch::tensor(std::vector<std::int64_t>(s.centres.begin() + from, s.centres.end())));
+  const auto cn = c.pow(2).sum(1).unsqueeze(0);  // as the bound assumes: float32, any order
+  const auto ct = c.t().contiguous();
+  double C2 = 0;
+  for (std::int32_t b = 0; b < B; ++b) C2 = std::max(C2, s.nx2[std::size_t(s.centres[std::size_t(from + b)])]);
+  C2 *= 1 + norm_rel;
+  const double u = 0x1p-24, gam = double(d + 1) * u / (1 - double(d + 1) * u), eta = double(4 * d + 8) * 0x1p-126;
+  const double C = std::sqrt(C2) * (1 + 1e-15);
+  const bool bounded = C2 < 1e30;
+  const SerialBlas serial_blas;
+  at::parallel_for(0, s.N, 4096, [&](std::int64_t r0, std::int64_t r1) {
+    const auto scores = torch::addmm(cn, x.slice(0, r0, r1), ct, 1, -2).contiguous();
+    const float* ps = scores.data_ptr<float>();
+    std::int64_t read = 0;
+    for (auto r = r0; r < r1; ++r) {
+      auto& seen = s.seen[std::size_t(r)];
+      if (seen >= now) continue;
+      double& d2 = s.d2[std::size_t(r)];
+      const double nx = s.nx2[std::size_t(r)];
+      const double E = bounded && nx < 1e30 ? s.margin * (gam * (2 + gam) * C2 + 2 * gam * std::sqrt(nx) * (1 + 1e-15) * C +
+                                                          eta) * (1 + 1e-12)
+                                            : kInf;
+      auto threshold = [&] {
+        if (!(E < kInf)) return std::numeric_limits<float>::infinity();
+        const double nx_lo = nx * (1 - norm_rel);
+        return float_above(d2 / (1 - rel) + E - nx_lo + s.margin * (1e-15 * (2 * d2 + E + nx) + 1e-300));
+      };
+      float T = threshold();
+      const float* row = ps + (r - r0) * B;
+      const float* xr = s.x + r * d;
+      for (auto b = std::max(seen, from) - from; b < B; ++b) {
+        if (row[b] > T) continue;
+        ++read;
+        const double t = squared_distance(xr, s.x + s.centres[std::size_t(from + b)] * d, d);
+        if (t < d2) {
+          d2 = t;
+          T = threshold();
+        }
+      }
+      seen = now;
+    }
+    s.rows_read += read;
+  });
+  s.applied = now;
 }
 
 // ---- k-means++'s draw: torch::multinomial(p, 1) computed where it can matter ----
@@ -306,18 +289,25 @@ class Mt19937Block {
 
 // Entries [i0, i0 + m) of a draw from their u (2 m generator outputs `bits`): the first greatest value so far in
 // *best, its index in *at. An entry's value p / q is computed only where its bound p / u (times 1 + 2^-48) reaches
-// *best. False where a p is not finite and positive.
+// *best. False where a p is not finite and positive. With `lazy`, d2 are its stale bounds: an entry whose bound from
+// the stale p reaches *best is refreshed and tested again (a smaller d2 gives a smaller p, rounded monotonically, so
+// an entry ruled out by its stale p is ruled out by its current one); every finite positive stale p has a finite
+// positive current one, and a false answer makes the caller refresh every row and draw again.
 DMLBENCH_KERNEL bool draw_chunk(const std::uint32_t* bits, const double* w, const double* d2, std::int64_t i0,
-                                std::int64_t m, double* best, std::int64_t* at) {
+                                std::int64_t m, double* best, std::int64_t* at, SeedingDistances* lazy) {
   bool ok = true;
   double top = *best;
   for (std::int64_t i = 0; i < m; ++i) {
     const std::uint64_t r = (std::uint64_t(bits[2 * i]) << 32) | bits[2 * i + 1];
     const double u = double(std::int64_t(r & ((std::uint64_t(1) << 53) - 1))) * 0x1p-53;
     // p as LibTorch's weights * d2 + 1e-300: two roundings (no contraction in this file)
-    const double p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
+    double p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
     ok = ok && p > 0 && p < kInf;
     if (p * (1 + 0x1p-48) < top * u) continue;
+    if (lazy && refresh_row(*lazy, i0 + i)) {
+      p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
+      if (p * (1 + 0x1p-48) < top * u) continue;
+    }
     const double v = p / (-1.0 * std::log(1.0 - u));  // exponential_: -1 / lambda * log(1 - u), lambda = 1
     if (v > top || (v != v && top == top)) {  // argmax: the first greatest, a NaN greater than all
       top = v;
@@ -331,7 +321,9 @@ DMLBENCH_KERNEL bool draw_chunk(const std::uint32_t* bits, const double* w, cons
 // The index torch::multinomial(p, 1, false, gen) returns for p = w * d2 + 1e-300 (w null: d2 + 1e-300) over n
 // entries, the generator advanced as it advances it; -1, the generator untouched, where a p is not finite and
 // positive. A NaN value would stop nothing here (none arises from finite positive p), and ties keep the first index.
-std::int64_t draw_index(const double* w, const double* d2, std::int64_t n, at::Generator& gen) {
+// With `lazy`, d2 is its stale D^2 (draw_chunk).
+std::int64_t draw_index(const double* w, const double* d2, std::int64_t n, at::Generator& gen,
+                        SeedingDistances* lazy = nullptr) {
   auto* g = at::check_generator<at::CPUGeneratorImpl>(gen);
   std::lock_guard<std::mutex> lock(gen.mutex());
   auto engine = g->engine();
@@ -343,7 +335,7 @@ std::int64_t draw_index(const double* w, const double* d2, std::int64_t n, at::G
   for (std::int64_t i0 = 0; i0 < n; i0 += chunk) {
     const auto m = std::min(chunk, n - i0);
     mt.fill(bits, 2 * m);
-    if (!draw_chunk(bits, w, d2, i0, m, &best, &at)) return -1;
+    if (!draw_chunk(bits, w, d2, i0, m, &best, &at, lazy)) return -1;
   }
   engine.set_data(mt.state());
   g->set_engine(engine);
@@ -373,28 +365,43 @@ bool multinomial_draw_matches() {
 }
 
 
+// Centres brought to every row at once by apply_pending: a GEMM of this many columns; a draw refreshes a row against
+// at most as many.
+constexpr std::int32_t kPendingCentres = 64;
+
 // k-means++ over the rows of x: each next row drawn with probability weight x D^2 (D: distance to the nearest chosen
-// row); the first with probability proportional to the weight (uniform without weights).
+// row); the first with probability proportional to the weight (uniform without weights). `lazy`: D^2 kept by
+// SeedingDistances (the same draws); else, or with LibTorch's draws, a pass per centre over every row.
 std::vector<std::int64_t> kmeanspp(const torch::Tensor& x, int k, const torch::Tensor& weights, at::Generator& gen,
-                                   std::int64_t* rows_read = nullptr, bool prune = true, bool fast_draws = true) {
-  const auto N = x.size(0);
+                                   std::int64_t* rows_read = nullptr, bool lazy = true, bool fast_draws = true,
+                                   double margin_scale = 1) {
   SeedingDistances s;
-  add_centre(x,
-             weights.defined() ? torch::multinomial(weights, 1, false, gen).item<std::int64_t>()
-                               : torch::randint(N, {1}, gen).item<std::int64_t>(),
-             s, prune);
-  const auto d2 = torch::from_blob(s.d2.data(), {N}, torch::kFloat64);
+  s.margin = margin_scale;
+  s.x = x.data_ptr<float>();
+  s.N = x.size(0);
+  s.d = x.size(1);
+  s.centres.push_back(weights.defined() ? torch::multinomial(weights, 1, false, gen).item<std::int64_t>()
+                                        : torch::randint(s.N, {1}, gen).item<std::int64_t>());
+  full_pass(s);
+  const auto d2 = torch::from_blob(s.d2.data(), {s.N}, torch::kFloat64);
   const bool fast = fast_draws && multinomial_draw_matches();
+  const bool deferred = lazy && fast;  // LibTorch's draws read every D^2
   const auto w = weights.defined() ? weights.contiguous() : torch::Tensor();
   const double* pw = w.defined() ? w.data_ptr<double>() : nullptr;
   for (int c = 1; c < k; ++c) {
-    const std::int64_t next = fast ? draw_index(pw, s.d2.data(), N, gen) : -1;
+    std::int64_t next = fast ? draw_index(pw, s.d2.data(), s.N, gen, deferred ? &s : nullptr) : -1;
+    if (next < 0 && deferred) {  // a stale p not finite and positive: every row brought up to date, drawn again
+      apply_pending(s, x);
+      next = draw_index(pw, s.d2.data(), s.N, gen);
+    }
     // else LibTorch draws (and refuses what it refuses)
-    add_centre(x,
-               next >= 0 ? next
-                         : torch::multinomial(weights.defined() ? weights * d2 + 1e-300 : d2 + 1e-300, 1, false, gen)
-                               .item<std::int64_t>(),
-               s, prune);
+    if (next < 0)
+      next = torch::multinomial(weights.defined() ? weights * d2 + 1e-300 : d2 + 1e-300, 1, false, gen).item<std::int64_t>();
+    s.centres.push_back(next);
+    if (!deferred)
+      full_pass(s);
+    else if (std::int32_t(s.centres.size()) - s.applied >= kPendingCentres)
+      apply_pending(s, x);
   }
   if (rows_read) *rows_read = s.rows_read;
   return s.centres;
@@ -510,7 +517,11 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
   const auto N = x.size(0);
   std::vector<std::int64_t> cand = {torch::randint(N, {1}, gen).item<std::int64_t>()};
   SeedingDistances first;
-  add_centre(x, cand[0], first);
+  first.x = x.data_ptr<float>();
+  first.N = N;
+  first.d = x.size(1);
+  first.centres = cand;
+  full_pass(first);
   auto d2 = torch::tensor(first.d2, torch::kFloat64);
   const double l = o.oversampling * double(k);
   for (int r = 0; r < o.parallel_rounds; ++r) {
@@ -530,7 +541,7 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
   const auto idx = torch::tensor(cand, torch::kInt64);
   const auto c = x.index({idx}).contiguous();
   const auto w = torch::bincount(nearest_rows(x, c, o.block_bytes), {}, c.size(0)).to(torch::kFloat64);
-  const auto pick = kmeanspp(c, k, w, gen, nullptr, true, o.fast_draws);
+  const auto pick = kmeanspp(c, k, w, gen, nullptr, o.prune_seeding, o.fast_draws, o.margin_scale);
   std::vector<std::int64_t> out;
   for (auto i : pick) out.push_back(cand[std::size_t(i)]);
   return out;
@@ -1452,7 +1463,7 @@ std::vector<int> kmeans(const torch::Tensor& points, int k, std::uint64_t seed, 
     st.seeding = s.str();
   }
   if (seeds.empty()) {
-    seeds = kmeanspp(x, k, {}, gen, &st.rows_read, o.prune_seeding, o.fast_draws);
+    seeds = kmeanspp(x, k, {}, gen, &st.rows_read, o.prune_seeding, o.fast_draws, o.margin_scale);
     st.seeding = "k-means++";
   }
   auto centres = x.index({torch::tensor(seeds, torch::kInt64)}).to(torch::kFloat64);

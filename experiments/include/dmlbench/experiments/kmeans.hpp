@@ -14,10 +14,10 @@ namespace dmlbench::experiments {
 
 struct KMeansOptions {
   int iterations = 100;  // at most this many Lloyd iterations; it stops earlier when no assignment changes
-  // k-means++ while N k d is at most this, else k-means||. k-means++ reads only the rows a new centre may come nearer
-  // to (the triangle inequality prunes the rest), so its cost is far below N k d on clustered data.
+  // k-means++ while N k d is at most this, else k-means||. k-means++ computes a row's float64 distance to a new centre
+  // only where a draw needs it or a float32 GEMM's bounded scores cannot rule it out, so far fewer than N k of them.
   double exact_seeding_budget = 1.0e11;
-  bool prune_seeding = true;      // k-means++: skip the rows the triangle inequality rules out (false: every row)
+  bool prune_seeding = true;      // k-means++: distances kept lazily, the same draws (false: every row, every centre)
   // k-means++'s draws by multinomial_draw (the same draws, computed where they can matter); false: torch::multinomial
   bool fast_draws = true;
   int parallel_rounds = 5;        // k-means|| rounds, each drawing about `oversampling` x k candidates
@@ -30,8 +30,8 @@ struct KMeansOptions {
   bool bounds = true;
   int groups = 0;  // Yinyang's groups of centres; 0: k / 10, as many as bound_bytes holds
   std::int64_t bound_bytes = std::int64_t(256) << 20;  // the float32 lower bounds, rows x groups
-  // The rounding margins (of the skip rule and of the check of a score computed apart from the plain loop's block)
-  // times this. 1 is the rule proven safe; tests set 0 to show that the margins are needed.
+  // The rounding margins (of the skip rule, of the check of a score computed apart from the plain loop's block, and
+  // of the float32 looks that spare k-means++ a float64 distance) times this. 1 is the rule proven safe; tests set 0 to show that the margins are needed.
   double margin_scale = 1.0;
   // Take a batch's scores as the plain loop's where this BLAS was found to give them bit for bit (checked on the first
   // iteration's rows); false: decide every near tie by exact scores or by the plain loop's block (tests).
@@ -42,7 +42,7 @@ struct KMeansOptions {
 struct KMeansStats {
   std::string seeding;  // "k-means++" or "k-means|| (R rounds, l = ...)"
   std::int64_t candidates = 0;  // k-means||: the candidates the weighted k-means++ picked from (0 for k-means++)
-  std::int64_t rows_read = 0;   // k-means++: the row distances computed, against N k without pruning
+  std::int64_t rows_read = 0;   // k-means++: the float64 row distances computed, against N k without pruning
   int iterations = 0;           // Lloyd iterations run
   bool converged = false;       // the last iteration changed no assignment
   double seeding_seconds = 0, seconds_per_iteration = 0, flops_per_iteration = 0;
