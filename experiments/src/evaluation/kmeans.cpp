@@ -239,6 +239,31 @@ void apply_pending(SeedingDistances& s, const torch::Tensor& x) {
 // another entry reached is not the greatest. The same index and generator state as multinomial's (checked once per
 // process against LibTorch, else LibTorch draws; and in test_kmeans.cpp).
 
+inline std::uint32_t mt_twist(std::uint32_t u, std::uint32_t v) {
+  return (((u & at::UMASK) | (v & at::LMASK)) >> 1) ^ ((0u - (v & 1)) & at::MATRIX_A);
+}
+
+// at::mt19937's next_state(), as indexed loops the compiler vectorises: the first N - M words from the old words
+// after them, the next M - 1 from new words N - M before them, the last from the new first word
+DMLBENCH_KERNEL void twist_state(std::uint32_t* p) {
+  constexpr int N = at::MERSENNE_STATE_N, M = at::MERSENNE_STATE_M;
+  for (int i = 0; i < N - M; ++i) p[i] = p[i + M] ^ mt_twist(p[i], p[i + 1]);
+  for (int i = N - M; i < N - 1; ++i) p[i] = p[i + M - N] ^ mt_twist(p[i], p[i + 1]);
+  p[N - 1] = p[M - 1] ^ mt_twist(p[N - 1], p[0]);
+}
+
+// at::mt19937's tempering of n state words into outputs
+DMLBENCH_KERNEL void temper(const std::uint32_t* st, std::uint32_t* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::uint32_t y = st[i];
+    y ^= (y >> 11);
+    y ^= (y << 7) & 0x9d2c5680;
+    y ^= (y << 15) & 0xefc60000;
+    y ^= (y >> 18);
+    out[i] = y;
+  }
+}
+
 // at::mt19937 (ATen/core/MT19937RNGEngine.h) on its state: the same outputs, many at a time.
 class Mt19937Block {
  public:
@@ -255,15 +280,7 @@ class Mt19937Block {
         s_.next_ = 0;
       }
       const std::int64_t take = std::min<std::int64_t>(m, s_.left_ - 1);
-      const std::uint32_t* st = s_.state_.data() + s_.next_;
-      for (std::int64_t i = 0; i < take; ++i) {
-        std::uint32_t y = st[i];
-        y ^= (y >> 11);
-        y ^= (y << 7) & 0x9d2c5680;
-        y ^= (y << 15) & 0xefc60000;
-        y ^= (y >> 18);
-        out[i] = y;
-      }
+      temper(s_.state_.data() + s_.next_, out, take);
       s_.next_ += std::uint32_t(take);
       s_.left_ -= int(take);
       out += take;
@@ -272,18 +289,7 @@ class Mt19937Block {
   }
 
  private:
-  static std::uint32_t twist(std::uint32_t u, std::uint32_t v) {
-    return (((u & at::UMASK) | (v & at::LMASK)) >> 1) ^ ((0u - (v & 1)) & at::MATRIX_A);
-  }
-  // at::mt19937's next_state(), as indexed loops the compiler vectorises: the first N - M words from the old words
-  // after them, the next M - 1 from new words N - M before them, the last from the new first word
-  void twist() {
-    std::uint32_t* p = s_.state_.data();
-    constexpr int N = at::MERSENNE_STATE_N, M = at::MERSENNE_STATE_M;
-    for (int i = 0; i < N - M; ++i) p[i] = p[i + M] ^ twist(p[i], p[i + 1]);
-    for (int i = N - M; i < N - 1; ++i) p[i] = p[i + M - N] ^ twist(p[i], p[i + 1]);
-    p[N - 1] = p[M - 1] ^ twist(p[N - 1], p[0]);
-  }
+  void twist() { twist_state(s_.state_.data()); }
   at::mt19937_data_pod s_;
 };
 
@@ -295,27 +301,55 @@ class Mt19937Block {
 // positive current one, and a false answer makes the caller refresh every row and draw again.
 DMLBENCH_KERNEL bool draw_chunk(const std::uint32_t* bits, const double* w, const double* d2, std::int64_t i0,
                                 std::int64_t m, double* best, std::int64_t* at, SeedingDistances* lazy) {
-  bool ok = true;
-  double top = *best;
-  for (std::int64_t i = 0; i < m; ++i) {
-    const std::uint64_t r = (std::uint64_t(bits[2 * i]) << 32) | bits[2 * i + 1];
-    const double u = double(std::int64_t(r & ((std::uint64_t(1) << 53) - 1))) * 0x1p-53;
-    // p as LibTorch's weights * d2 + 1e-300: two roundings (no contraction in this file)
-    double p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
-    ok = ok && p > 0 && p < kInf;
-    if (p * (1 + 0x1p-48) < top * u) continue;
-    if (lazy && refresh_row(*lazy, i0 + i)) {
-      p = (w ? w[i0 + i] * d2[i0 + i] : d2[i0 + i]) + 1e-300;
+  // A first look, in vector lanes, rules out where p (1 + 2^-48) < top0 u_lo: top0 the value reached before the chunk
+  // (it only grows) and u_lo <= u the value of u's leading 21 bits (the first output's low 21), so that the right side
+  // is at most the test's below and an entry it rules out is one the test rules out.
+  constexpr std::int64_t most = 1024;
+  std::uint8_t open[most];
+  const double top0 = *best;
+  int bad = 0;
+  for (std::int64_t q0 = 0; q0 < m; q0 += most) {
+    const auto n = std::min(most, m - q0);
+    const std::uint32_t* b = bits + 2 * q0;
+    const double* pd = d2 + i0 + q0;
+    const double* pw = w ? w + i0 + q0 : nullptr;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const double u_lo = double(std::int32_t(b[2 * i] & 0x1FFFFFu)) * 0x1p-21;
+      const double p = (pw ? pw[i] * pd[i] : pd[i]) + 1e-300;
+      bad |= int(!(p > 0)) | int(!(p < kInf));
+      open[i] = std::uint8_t(!(p * (1 + 0x1p-48) < top0 * u_lo));
+    }
+    for (auto i = n; i < (n + 7) / 8 * 8; ++i) open[i] = 0;
+    double top = *best;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (i % 8 == 0) {  // eight entries ruled out at once, mostly
+        std::uint64_t eight;
+        std::memcpy(&eight, open + i, sizeof eight);
+        if (eight == 0) {
+          i += 7;
+          continue;
+        }
+      }
+      if (!open[i]) continue;
+      const auto e = i0 + q0 + i;
+      const std::uint64_t r = (std::uint64_t(b[2 * i]) << 32) | b[2 * i + 1];
+      const double u = double(std::int64_t(r & ((std::uint64_t(1) << 53) - 1))) * 0x1p-53;
+      // p as LibTorch's weights * d2 + 1e-300: two roundings (no contraction in this file)
+      double p = (w ? w[e] * d2[e] : d2[e]) + 1e-300;
       if (p * (1 + 0x1p-48) < top * u) continue;
+      if (lazy && refresh_row(*lazy, e)) {
+        p = (w ? w[e] * d2[e] : d2[e]) + 1e-300;
+        if (p * (1 + 0x1p-48) < top * u) continue;
+      }
+      const double v = p / (-1.0 * std::log(1.0 - u));  // exponential_: -1 / lambda * log(1 - u), lambda = 1
+      if (v > top || (v != v && top == top)) {  // argmax: the first greatest, a NaN greater than all
+        top = v;
+        *at = e;
+      }
     }
-    const double v = p / (-1.0 * std::log(1.0 - u));  // exponential_: -1 / lambda * log(1 - u), lambda = 1
-    if (v > top || (v != v && top == top)) {  // argmax: the first greatest, a NaN greater than all
-      top = v;
-      *at = i0 + i;
-    }
+    *best = top;
   }
-  *best = top;
-  return ok;
+  return bad == 0;
 }
 
 // The index torch::multinomial(p, 1, false, gen) returns for p = w * d2 + 1e-300 (w null: d2 + 1e-300) over n
