@@ -9,7 +9,9 @@ Each repetition runs, per arm, `dmlbench eval` on the run's `embeddings/test.npy
   1. both levels, `--nmi-plus-factor 0`: the search and the k-means of k = 20 and k = 584;
   2. `--level alphabet --nmi-plus-factor 30`: its k-means of k = 600 (NMI+) is counted.
 "in process" adds the search and the three k-means of 1 and 2 as `cost` reports them (what a training run's final
-evaluation spends); "wall" is process 1 with its start (LibTorch's loading). Arms alternate within a repetition;
+evaluation spends on one thread; at two threads the clusterings run side by side and their seconds overlap, so the
+sum exceeds the time they took: "eval_wall" is the measure there); "wall" is process 1 with its start (LibTorch's
+loading). Arms alternate within a repetition;
 every arm's reports (less `cost` and `git_revision`) must be identical to the first arm's, else exit 1.
 
 Usage: /usr/bin/python3 bench/glyph_eval_bench.py [--run DIR] [--build build] [--before EXE] [--threads 2]

@@ -133,10 +133,35 @@ def glyph_training_agree(d):
 
 def glyph_eval(d):
     m = d["median_seconds"]
+
+    def medians(v):
+        text = f"in process {num(v['in_process'])}, wall {num(v['wall'])}"
+        return f"eval wall {num(v['eval_wall'])}, " + text if "eval_wall" in v else text
+
+    # where the file has the eval's wall, that ratio (in process sums clusterings that ran side by side)
+    key = "speedup_eval_wall" if "speedup_eval_wall" in d else "speedup_in_process"
+    ratios = "before / after " + ("eval wall " if key == "speedup_eval_wall" else "in process ") + ratio(d[key]) \
+        if key in d else "-"
+    m_ = d.get("machine") or {}
     return (f"evaluation of the glyph proxy's test glyphs, {d['threads']} thread(s), seconds",
-            "-", "-",
-            medians_text((arm, f"in process {num(v['in_process'])}, wall {num(v['wall'])}") for arm, v in m.items()),
-            "before / after in process " + ratio(d["speedup_in_process"]) if "speedup_in_process" in d else "-")
+            machine(m_.get("cpu"), f"{m_['cores']} cores" if m_.get("cores") else None), blas_of(d.get("blas")),
+            medians_text((arm, medians(v)) for arm, v in m.items()), ratios)
+
+
+def eval_scale(d):
+    m = d["median_seconds"]
+
+    def medians(v):
+        ks = sorted(int(k.split("_")[1]) for k in v if re.fullmatch(r"kmeans_\d+", k))
+        return (f"wall {num(v['wall'])} (search {num(v['search'])}, " +
+                ", ".join(f"k-means k = {num(k)} {num(v[f'kmeans_{k}'])}" for k in ks) + ")")
+
+    return (f"`dmlbench eval`, {num(d['n'])} x {d['dim']}, {num(d['classes'])} classes, NMI and NMI+, "
+            f"{d['threads']} threads, seconds",
+            machine(d["machine"].get("cpu"), f"{d['machine']['cores']} cores" if d["machine"].get("cores") else None,
+                    ("OPENBLAS_CORETYPE=" + d["openblas_coretype"]) if d.get("openblas_coretype") else None),
+            blas_of(d.get("blas")), medians_text((arm, medians(v)) for arm, v in m.items()),
+            "before / after wall " + ratio(d["speedup_wall"]) if "speedup_wall" in d else "-")
 
 
 def blas_compare(d):
@@ -251,6 +276,7 @@ KINDS = {
     "glyph_training_speed": glyph_training_speed,
     "glyph_training_agree": glyph_training_agree,
     "glyph_eval": glyph_eval,
+    "eval_scale": eval_scale,
     "blas_compare": blas_compare,
     "resnet_training": resnet_training,
     "loader": loader,

@@ -2,6 +2,8 @@
 // the tie rule, a brute-force reference on exact integer distances, and bad input.
 #include "dmlbench/experiments/retrieval_evaluation.hpp"
 
+#include "dmlbench/experiments/blas_info.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -417,20 +419,34 @@ TEST_CASE("Recall@K under another tie rule (torch::topk's order) differs by at m
 
 // k-means NMI of the report equals nmi_of_kmeans (the trainer's) on the same float32 rows and seed: the same
 // clustering, and labels renumbered in their numeric order (here 3, 8, 40 -> 0, 1, 2) sum NMI's terms in the same
-// order. Exact.
+// order. Exact, at 1 thread and at 2 (where the report's clusterings run side by side, one thread each), two levels
+// (k = 3, 15, 6, 30), their cost in the order the levels ask for them.
 TEST_CASE("the report's NMI and NMI+ equal nmi_of_kmeans on the same rows, seed and labels", "[experiments][metrics]") {
   torch::manual_seed(Catch::rngSeed());
   const auto x = torch::randn({150, 3});
   std::mt19937_64 rng(Catch::rngSeed());
-  std::vector<std::int64_t> y;
+  std::vector<std::int64_t> y, fine;
   for (auto v : random_labels(rng, 150, 3)) y.push_back(v == 0 ? 40 : v == 1 ? 3 : 8);
+  for (auto v : random_labels(rng, 150, 6)) fine.push_back(v);
   auto o = options({1}, Similarity::euclidean, true);
   o.nmi_plus_factor = 5;
   o.kmeans_seed = 11;
+  const auto yt = torch::tensor(y), ft = torch::tensor(fine);
+  const int was = torch::get_num_threads();
+  for (int threads : {1, 2}) {
+    INFO("threads " << threads);
+    set_compute_threads(threads);
+    const auto r = retrieval_report(x, {{"class", y}, {"fine", fine}}, o);
+    CHECK(*r.levels[0].nmi == nmi_of_kmeans(x, yt, 3, 11));
+    CHECK(*r.levels[0].nmi_plus == nmi_of_kmeans(x, yt, 15, 11));
+    CHECK(*r.levels[1].nmi == nmi_of_kmeans(x, ft, 6, 11));
+    CHECK(*r.levels[1].nmi_plus == nmi_of_kmeans(x, ft, 30, 11));
+    std::vector<int> ks;
+    for (const auto& c : r.clustering_cost) ks.push_back(c.first);
+    CHECK(ks == std::vector<int>{3, 15, 6, 30});
+  }
+  set_compute_threads(was);
   const auto r = retrieval_report(x, {{"class", y}}, o);
-  const auto yt = torch::tensor(y);
-  CHECK(*r.levels[0].nmi == nmi_of_kmeans(x, yt, 3, 11));
-  CHECK(*r.levels[0].nmi_plus == nmi_of_kmeans(x, yt, 15, 11));
   // negative control: another seed changes NMI+ (15 clusters of 150 random points; k-means++ seeding differs)
   CHECK(*r.levels[0].nmi_plus != nmi_of_kmeans(x, yt, 15, 12));
 }
