@@ -130,6 +130,10 @@ void set_compute_threads(int threads) {
   set_openblas_threads(threads);
 }
 
+OneTorchThread::OneTorchThread() : was_(torch::get_num_threads()) { torch::set_num_threads(1); }
+
+OneTorchThread::~OneTorchThread() { torch::set_num_threads(was_); }
+
 SerialBlas::SerialBlas() {
   in_openblas([this](void* where) {
     const auto get = symbol<int (*)()>(where, "openblas_get_num_threads");

@@ -581,20 +581,10 @@ std::vector<std::int64_t> kmeans_parallel(const torch::Tensor& x, int k, const K
   return out;
 }
 
-// LibTorch's intra-op threads at one while it lives; OpenBLAS's pool keeps its own count. Lloyd's steps are GEMMs
-// (OpenBLAS's threads) between small LibTorch operations: run on LibTorch's threads, each of those met OpenBLAS's
-// pool still spinning after the GEMM, and 2 threads took longer than 1 (bench/README, "Evaluation of the glyph
-// proxy"). The results do not depend on it: no operation here sums in an order that depends on the thread count.
-class OneTorchThread {
- public:
-  OneTorchThread() : was_(at::get_num_threads()) { at::set_num_threads(1); }
-  ~OneTorchThread() { at::set_num_threads(was_); }
-  OneTorchThread(const OneTorchThread&) = delete;
-  OneTorchThread& operator=(const OneTorchThread&) = delete;
-
- private:
-  int was_;
-};
+// Lloyd's plain steps run under OneTorchThread (blas_info.hpp): they are GEMMs (OpenBLAS's threads) between small
+// LibTorch operations; run on LibTorch's threads, each of those met OpenBLAS's pool still spinning after the GEMM, and
+// 2 threads took longer than 1 (bench/README, "Evaluation of the glyph proxy"). The results do not depend on it: no
+// operation here sums in an order that depends on the thread count.
 
 void check(const torch::Tensor& p, int k, const KMeansOptions& o) {
   if (p.dim() != 2 || p.size(0) < 1 || p.size(1) < 1) throw std::invalid_argument("kmeans: a non-empty rows x dims matrix");

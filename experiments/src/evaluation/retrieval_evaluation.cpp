@@ -33,16 +33,9 @@ namespace {
 using Levels = std::vector<LabelLevel>;
 
 // LibTorch's intra-op threads and OpenBLAS's at one while it lives, for work run side by side on threads of its own
-class OneThreadEach {
- public:
-  OneThreadEach() : was_(at::get_num_threads()) { at::set_num_threads(1); }
-  ~OneThreadEach() { at::set_num_threads(was_); }
-  OneThreadEach(const OneThreadEach&) = delete;
-  OneThreadEach& operator=(const OneThreadEach&) = delete;
-
- private:
-  int was_;
-  SerialBlas serial_blas_;
+struct OneThreadEach {
+  OneTorchThread torch_threads;
+  SerialBlas blas_threads;
 };
 
 void check_embeddings(const torch::Tensor& x, const std::string& what) {

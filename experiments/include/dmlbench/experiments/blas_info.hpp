@@ -39,6 +39,18 @@ class SerialBlas {
   void (*set_)(int) = nullptr;  // openblas_set_num_threads, looked up once
 };
 
+// While it lives, LibTorch's intra-op threads are one (OpenBLAS's pool keeps its own count); restores the count it found.
+class OneTorchThread {
+ public:
+  OneTorchThread();
+  ~OneTorchThread();
+  OneTorchThread(const OneTorchThread&) = delete;
+  OneTorchThread& operator=(const OneTorchThread&) = delete;
+
+ private:
+  int was_;
+};
+
 // "OpenBLAS", "ATLAS", "reference BLAS" (Debian's netlib libblas in .../blas/) or "unknown", from a library's path.
 std::string blas_name_of(const std::string& path);
 
