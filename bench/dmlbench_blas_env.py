@@ -5,9 +5,10 @@ import re
 import subprocess
 
 
-def coretype_env(exe):
-    """({"OPENBLAS_CORETYPE": kernel} where dmlbench set it, else {}), and the BLAS line of `exe info`."""
-    info = subprocess.run([str(exe), "info"], capture_output=True, text=True, check=True).stdout
+def coretype_env(exe, env=None):
+    """({"OPENBLAS_CORETYPE": kernel} where dmlbench set it, else {}), and the BLAS line of `exe info` (run in env,
+    default this process's environment)."""
+    info = subprocess.run([str(exe), "info"], capture_output=True, text=True, check=True, env=env).stdout
     m = re.search(r"OPENBLAS_CORETYPE=(\w+) set by dmlbench", info)
     blas = next((l for l in info.splitlines() if l.startswith("BLAS:")), "")
     return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas

@@ -12,12 +12,16 @@ Each repetition runs, per arm, `dmlbench eval` on the run's `embeddings/test.npy
 evaluation spends on one thread; at two threads the clusterings run side by side and their seconds overlap, so the
 sum exceeds the time they took: "eval_wall" is the measure there); "wall" is process 1 with its start (LibTorch's
 loading). Arms alternate within a repetition;
-every arm's reports (less `cost` and `git_revision`) must be identical to the first arm's, else exit 1.
+every arm's reports (less `cost` and `git_revision`) must be identical to the first arm's, else exit 1; an arm on
+other BLAS kernels (--coretype) must repeat its own first reports, and how far its NMIs lie from the first arm's is
+recorded ("kernel_arms").
 
-Usage: /usr/bin/python3 bench/glyph_eval_bench.py [--run DIR] [--build build] [--before EXE] [--threads 2]
-       [--reps 5] [--json out.json]
-  --run     a glyph-proxy run folder (default: one is trained with the config's defaults into a temporary folder)
-  --before  another dmlbench executable (an earlier build; its torch plugin where it lies beside it)
+Usage: /usr/bin/python3 bench/glyph_eval_bench.py [--run DIR] [--build build] [--before EXE] [--coretype NAME ...]
+       [--threads 2] [--reps 5] [--json out.json]
+  --run       a glyph-proxy run folder (default: one is trained with the config's defaults into a temporary folder)
+  --before    another dmlbench executable (an earlier build; its torch plugin where it lies beside it)
+  --coretype  an arm of this build under OPENBLAS_CORETYPE=NAME; "own": without the variable, on the kernels
+              OpenBLAS (or dmlbench's restart, apps/blas_kernel_choice.cpp) picks for this CPU
 """
 import argparse
 import json
@@ -90,6 +94,7 @@ def main():
     ap.add_argument("--run")
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--before")
+    ap.add_argument("--coretype", action="append", default=[])
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--json")
@@ -100,6 +105,11 @@ def main():
     if a.before:
         plugin = Path(a.before).parent / "libdmlbench_torch_commands.so"
         arms["dmlbench-before"] = (a.before, dict(env, DMLBENCH_TORCH_PLUGIN=str(plugin)) if plugin.exists() else env)
+    kernel_arms = {}
+    for core in a.coretype:
+        name = "dmlbench, OPENBLAS_CORETYPE " + ("unset" if core == "own" else f"={core}")
+        e = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"} | ({} if core == "own" else {"OPENBLAS_CORETYPE": core})
+        arms[name] = kernel_arms[name] = (exe, e)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         rundir = Path(a.run) if a.run else tmp / "run"
@@ -110,14 +120,15 @@ def main():
         if not (emb / "test.npy").exists():
             sys.exit(f"error: {emb / 'test.npy'} not found (--run takes a glyph-proxy run folder)")
         times = {name: [] for name in arms}
-        reference = None
+        reference, own_reference = None, {}
         for r in range(a.reps):
-            for name, (x, e) in arms.items():
-                out = tmp / f"{name}-{r}"
+            for i, (name, (x, e)) in enumerate(arms.items()):
+                out = tmp / f"arm{i}-{r}"
                 out.mkdir()
                 phases, reports = one_arm(x, e, emb, a.threads, out)
                 reference = reference or reports
-                if reports != reference:
+                own_reference.setdefault(name, reports)
+                if reports != (own_reference[name] if name in kernel_arms else reference):
                     sys.exit(f"error: {name}'s reports differ from the first arm's (repetition {r})")
                 times[name].append(phases)
             print(f"rep {r}: " + ", ".join(f"{k} eval {v[-1]['eval_wall']:.2f} s wall ({v[-1]['eval_cpu']:.2f} s CPU), "
@@ -136,6 +147,14 @@ def main():
         for phase in ("in_process", "eval_wall"):
             ratios = [b[phase] / n[phase] for n, b in zip(times["dmlbench"], times["dmlbench-before"])]
             result[f"speedup_{phase}"] = {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+    for name, (x, e) in kernel_arms.items():
+        got = own_reference[name][0]["result"]["levels"]
+        ratios = [n["eval_wall"] / k["eval_wall"] for n, k in zip(times["dmlbench"], times[name])]
+        result.setdefault("kernel_arms", {})[name] = {
+            "blas": coretype_env(x, e)[1], "reports_identical_to_first_arm": own_reference[name] == reference,
+            "nmi_abs_difference": {lv: max(abs((got[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
+                                   for lv, l in levels.items()},
+            "speedup_eval_wall": {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}}
     print(json.dumps(result, indent=2))
     if a.json:
         Path(a.json).write_text(json.dumps(result, indent=2) + "\n")
