@@ -62,6 +62,11 @@ def kmeans_seconds(cost, ks):
     return sum(c["seeding_seconds"] + c["iterations"] * c["seconds_per_iteration"] for c in cost["kmeans"] if c["k"] in ks)
 
 
+def spread(ratios):
+    """A ratio record: the median, least and greatest of per-repetition ratios."""
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+
+
 def one_arm(exe, env, emb, threads, out):
     base = [exe, "eval", "--embeddings", str(emb / "test.npy"), "--labels", str(emb / "test_labels.csv"),
             "--threads", str(threads)]
@@ -129,7 +134,9 @@ def main():
                 reference = reference or reports
                 own_reference.setdefault(name, reports)
                 if reports != (own_reference[name] if name in kernel_arms else reference):
-                    sys.exit(f"error: {name}'s reports differ from the first arm's (repetition {r})")
+                    sys.exit(f"error: {name}'s reports differ from " +
+                             ("its own first repetition's" if name in kernel_arms else "the first arm's") +
+                             f" (repetition {r})")
                 times[name].append(phases)
             print(f"rep {r}: " + ", ".join(f"{k} eval {v[-1]['eval_wall']:.2f} s wall ({v[-1]['eval_cpu']:.2f} s CPU), "
                                          f"{v[-1]['in_process']:.2f} s in process, {v[-1]['wall']:.2f} s wall"
@@ -146,7 +153,7 @@ def main():
     if a.before:
         for phase in ("in_process", "eval_wall"):
             ratios = [b[phase] / n[phase] for n, b in zip(times["dmlbench"], times["dmlbench-before"])]
-            result[f"speedup_{phase}"] = {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+            result[f"speedup_{phase}"] = spread(ratios)
     for name, (x, e) in kernel_arms.items():
         got = own_reference[name][0]["result"]["levels"]
         ratios = [n["eval_wall"] / k["eval_wall"] for n, k in zip(times["dmlbench"], times[name])]
@@ -154,7 +161,7 @@ def main():
             "blas": coretype_env(x, e)[1], "reports_identical_to_first_arm": own_reference[name] == reference,
             "nmi_abs_difference": {lv: max(abs((got[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
                                    for lv, l in levels.items()},
-            "speedup_eval_wall": {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}}
+            "speedup_eval_wall": spread(ratios)}
     print(json.dumps(result, indent=2))
     if a.json:
         Path(a.json).write_text(json.dumps(result, indent=2) + "\n")

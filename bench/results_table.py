@@ -140,15 +140,14 @@ def glyph_eval(d):
 
     # where the file has the eval's wall, that ratio (in process sums clusterings that ran side by side)
     key = "speedup_eval_wall" if "speedup_eval_wall" in d else "speedup_in_process"
-    ratios = "before / after " + ("eval wall " if key == "speedup_eval_wall" else "in process ") + ratio(d[key]) \
-        if key in d else "-"
-    kernels = [f"{next(iter(m))} / {arm} ({blas_of(k['blas'])}) eval wall {ratio(k['speedup_eval_wall'])}"
+    ratios = ["before / after " + ("eval wall " if key == "speedup_eval_wall" else "in process ") + ratio(d[key])] \
+        if key in d else []
+    ratios += [f"{next(iter(m))} / {arm} ({blas_of(k['blas'])}) eval wall {ratio(k['speedup_eval_wall'])}"
                for arm, k in d.get("kernel_arms", {}).items()]  # the first arm against itself on other kernels
-    ratios = "; ".join(kernels) if kernels and ratios == "-" else "; ".join([ratios] + kernels)
     m_ = d.get("machine") or {}
     return (f"evaluation of the glyph proxy's test glyphs, {d['threads']} thread(s), seconds",
             machine(m_.get("cpu"), f"{m_['cores']} cores" if m_.get("cores") else None), blas_of(d.get("blas")),
-            medians_text((arm, medians(v)) for arm, v in m.items()), ratios)
+            medians_text((arm, medians(v)) for arm, v in m.items()), "; ".join(ratios) or "-")
 
 
 def eval_scale(d):
