@@ -27,13 +27,16 @@ mkdir -p "$build"
 side_log="$build/beside_the_build.log"
 packages_in="$build/.packages_in"
 rm -f "$packages_in"
-# its own session, so that an exit of this script takes the whole of it down (the trap below)
-setsid bash -c 'set -e
+# its own process group (set -m), so that an exit of this script takes the whole of it down (the trap below); the same
+# session, so that nice ranks it below the build and the tests (the kernel's autogroups share the CPU between sessions)
+set -m
+bash -c 'set -e
   bash "$1/scripts/setup.sh"
   touch "$2"
   if [ "$3" = 1 ]; then exec nice -n 19 bash "$1/scripts/build_sanitize.sh" dmlbench_fuzzers; fi' \
   side "$root" "$packages_in" "$fuzz" > "$side_log" 2>&1 < /dev/null &
 side=$!
+set +m
 trap 'kill -TERM -- -"$side" 2> /dev/null || true' EXIT
 echo "[tests] installing the other packages$([ $fuzz = 1 ] && echo ', then the sanitizer build (nice 19),') beside the build: $side_log"
 
