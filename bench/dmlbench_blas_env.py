@@ -14,6 +14,14 @@ def coretype_env(exe, env=None):
     return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas
 
 
+
+def kernel_arm(core, env):
+    """An arm of the same build on other OpenBLAS kernels: its name and environment. core "own": without
+    OPENBLAS_CORETYPE, on the kernels OpenBLAS (or dmlbench's restart) picks for this CPU; else OPENBLAS_CORETYPE=core."""
+    name = "dmlbench, OPENBLAS_CORETYPE " + ("unset" if core == "own" else f"={core}")
+    kept = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"}
+    return name, kept if core == "own" else dict(kept, OPENBLAS_CORETYPE=core)
+
 # The sgemm rate a benchmark compares with: torch.matmul of two 2048 x 2048 float32 matrices on argv[1] threads, 5
 # repetitions after a first, their median (argv[2] "median") or best ("best"); prints {"gflops": ...}. Run it in the
 # environment coretype_env gives, so that it multiplies on dmlbench's OpenBLAS kernels.

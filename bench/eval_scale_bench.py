@@ -3,13 +3,17 @@
 128, 1,000 classes of 100 rows), NMI (k-means with k = classes) and NMI+ (k = 10 x classes, the default factor up to
 100,000 rows) on, cosine, 2 threads; this build against an earlier one (`--before`, e.g. the build of the commit
 before the k-means bounds), each run its own process, repetitions interleaved. Both arms' reports (less `cost` and
-`git_revision`) must be identical, else exit 1: the clusterings, and so NMI and NMI+, the same bits.
+`git_revision`) must be identical, else exit 1: the clusterings, and so NMI and NMI+, the same bits. An arm of this
+build on other OpenBLAS kernels (--coretype) must repeat its own first report; whether it equals the first arm's, and
+how far its NMIs lie from them, is recorded ("kernel_arms").
 
 The rows: class centres uniform on the sphere, each row its centre plus isotropic Gaussian noise of norm about
 --noise (default 1.0, so rows of a class have cosine about 0.5 to each other), normalised; labels its class.
 
-Usage: /usr/bin/python3 bench/eval_scale_bench.py [--before EXE] [--build build] [--n 100000] [--dim 128]
-       [--classes 1000] [--noise 1.0] [--threads 2] [--reps 3] [--tmp DIR] [--json out.json]
+Usage: /usr/bin/python3 bench/eval_scale_bench.py [--before EXE] [--coretype NAME ...] [--build build] [--n 100000]
+       [--dim 128] [--classes 1000] [--noise 1.0] [--threads 2] [--reps 3] [--tmp DIR] [--json out.json]
+  --coretype  an arm of this build under OPENBLAS_CORETYPE=NAME; "own": without the variable, on the kernels
+              OpenBLAS (or dmlbench's restart, apps/blas_kernel_choice.cpp) picks for this CPU
 """
 import argparse
 import json
@@ -25,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dmlbench_blas_env import coretype_env  # bench/
+from dmlbench_blas_env import coretype_env, kernel_arm  # bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,6 +82,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=str(ROOT / "build"))
     ap.add_argument("--before")
+    ap.add_argument("--coretype", action="append", default=[])
     ap.add_argument("--n", type=int, default=100000)
     ap.add_argument("--dim", type=int, default=128)
     ap.add_argument("--classes", type=int, default=1000)
@@ -94,9 +99,11 @@ def main():
     if a.before:
         plugin = Path(a.before).parent / "libdmlbench_torch_commands.so"
         arms["dmlbench-before"] = (a.before, dict(env, DMLBENCH_TORCH_PLUGIN=str(plugin)) if plugin.exists() else env)
+    kernel_arms = dict(kernel_arm(c, env) for c in a.coretype)
+    arms.update((name, (exe, e)) for name, e in kernel_arms.items())
     x, y = sphere_mixture(np.random.default_rng(0), a.n, a.dim, a.classes, a.noise)
     runs = {name: [] for name in arms}
-    reference = None
+    reference, own_reference = None, {}
     with tempfile.TemporaryDirectory(dir=a.tmp) as tmp:
         tmp = Path(tmp)
         emb, labels = tmp / "x.npy", tmp / "y.npy"
@@ -108,8 +115,11 @@ def main():
                 wall, cpu, report = run_eval(e, env_, emb, labels, a.threads, tmp / f"{name}-{rep}.json")
                 kept = {k: v for k, v in report.items() if k not in ("cost", "git_revision")}
                 reference = reference or kept
-                if kept != reference:
-                    sys.exit(f"error: {name}'s report differs from the first arm's (repetition {rep})")
+                own_reference.setdefault(name, kept)
+                if kept != (own_reference[name] if name in kernel_arms else reference):
+                    sys.exit(f"error: {name}'s report differs from " +
+                             ("its own first repetition's" if name in kernel_arms else "the first arm's") +
+                             f" (repetition {rep})")
                 runs[name].append(phases(wall, cpu, report))
                 print(f"rep {rep} {name}: {json.dumps(runs[name][-1])}", flush=True)
     levels = reference["result"]["levels"]
@@ -123,7 +133,15 @@ def main():
     if a.before:
         ratios = [b["wall"] / n["wall"] for n, b in zip(runs["dmlbench"], runs["dmlbench-before"])]
         result["speedup_wall"] = {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
-    print(json.dumps({k: result[k] for k in ("median_seconds", "nmi") + (("speedup_wall",) if a.before else ())},
+    for name, e in kernel_arms.items():
+        got = own_reference[name]["result"]["levels"]
+        ratios = [n["wall"] / k["wall"] for n, k in zip(runs["dmlbench"], runs[name])]
+        result.setdefault("kernel_arms", {})[name] = {
+            "blas": coretype_env(exe, e)[1], "reports_identical_to_first_arm": own_reference[name] == reference,
+            "nmi_abs_difference": {lv: max(abs((got[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
+                                   for lv, l in levels.items()},
+            "speedup_wall": {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}}
+    print(json.dumps({k: result[k] for k in ("median_seconds", "nmi", "speedup_wall", "kernel_arms") if k in result},
                      indent=2))
     if a.json:
         Path(a.json).write_text(json.dumps(result, indent=2) + "\n")

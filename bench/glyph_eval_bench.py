@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dmlbench_blas_env import coretype_env  # bench/
+from dmlbench_blas_env import coretype_env, kernel_arm  # bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "experiments/configs/lcc-omniglot-proxy.json"
@@ -112,8 +112,7 @@ def main():
         arms["dmlbench-before"] = (a.before, dict(env, DMLBENCH_TORCH_PLUGIN=str(plugin)) if plugin.exists() else env)
     kernel_arms = {}
     for core in a.coretype:
-        name = "dmlbench, OPENBLAS_CORETYPE " + ("unset" if core == "own" else f"={core}")
-        e = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"} | ({} if core == "own" else {"OPENBLAS_CORETYPE": core})
+        name, e = kernel_arm(core, env)
         arms[name] = kernel_arms[name] = (exe, e)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

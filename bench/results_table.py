@@ -163,7 +163,9 @@ def eval_scale(d):
             machine(d["machine"].get("cpu"), f"{d['machine']['cores']} cores" if d["machine"].get("cores") else None,
                     ("OPENBLAS_CORETYPE=" + d["openblas_coretype"]) if d.get("openblas_coretype") else None),
             blas_of(d.get("blas")), medians_text((arm, medians(v)) for arm, v in m.items()),
-            "before / after wall " + ratio(d["speedup_wall"]) if "speedup_wall" in d else "-")
+            "; ".join((["before / after wall " + ratio(d["speedup_wall"])] if "speedup_wall" in d else []) +
+                      [f"{next(iter(m))} / {arm} ({blas_of(k['blas'])}) wall {ratio(k['speedup_wall'])}"
+                       for arm, k in d.get("kernel_arms", {}).items()]) or "-")
 
 
 def blas_compare(d):
