@@ -2,6 +2,7 @@
 CPUs for Prescott, and dmlbench then restarts itself with OPENBLAS_CORETYPE set (apps/blas_kernel_choice.cpp), so a
 Python arm (PyTorch, faiss, numpy) must be given the same variable to run on the same kernels."""
 import re
+import statistics
 import subprocess
 
 
@@ -14,6 +15,10 @@ def coretype_env(exe, env=None):
     return ({"OPENBLAS_CORETYPE": m.group(1)} if m else {}), blas
 
 
+def spread(ratios):
+    """A ratio record: the median, least and greatest of per-repetition ratios."""
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+
 
 def kernel_arm(core, env):
     """An arm of the same build on other OpenBLAS kernels: its name and environment. core "own": without
@@ -21,6 +26,16 @@ def kernel_arm(core, env):
     name = "dmlbench, OPENBLAS_CORETYPE " + ("unset" if core == "own" else f"={core}")
     kept = {k: v for k, v in env.items() if k != "OPENBLAS_CORETYPE"}
     return name, kept if core == "own" else dict(kept, OPENBLAS_CORETYPE=core)
+
+
+def kernel_arm_record(exe, env, levels, reference_levels, identical, ratios, speedup_key):
+    """What a kernel arm's result file records: its BLAS, whether its report equals the first arm's, how far its NMI
+    and NMI+ lie from the first arm's per level (`levels` against `reference_levels`, a report's "levels"), and the
+    spread of the first arm's seconds over its own under `speedup_key`."""
+    return {"blas": coretype_env(exe, env)[1], "reports_identical_to_first_arm": identical,
+            "nmi_abs_difference": {lv: max(abs((levels[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
+                                   for lv, l in reference_levels.items()},
+            speedup_key: spread(ratios)}
 
 # The sgemm rate a benchmark compares with: torch.matmul of two 2048 x 2048 float32 matrices on argv[1] threads, 5
 # repetitions after a first, their median (argv[2] "median") or best ("best"); prints {"gflops": ...}. Run it in the

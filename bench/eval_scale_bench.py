@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from dmlbench_blas_env import coretype_env, kernel_arm  # bench/
+from dmlbench_blas_env import coretype_env, kernel_arm, kernel_arm_record, spread  # bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,15 +132,12 @@ def main():
               "median_seconds": median, "runs": runs, "target": "eval wall <= 90 s on 2 threads"}
     if a.before:
         ratios = [b["wall"] / n["wall"] for n, b in zip(runs["dmlbench"], runs["dmlbench-before"])]
-        result["speedup_wall"] = {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+        result["speedup_wall"] = spread(ratios)
     for name, e in kernel_arms.items():
-        got = own_reference[name]["result"]["levels"]
         ratios = [n["wall"] / k["wall"] for n, k in zip(runs["dmlbench"], runs[name])]
-        result.setdefault("kernel_arms", {})[name] = {
-            "blas": coretype_env(exe, e)[1], "reports_identical_to_first_arm": own_reference[name] == reference,
-            "nmi_abs_difference": {lv: max(abs((got[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
-                                   for lv, l in levels.items()},
-            "speedup_wall": {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}}
+        result.setdefault("kernel_arms", {})[name] = kernel_arm_record(
+            exe, e, own_reference[name]["result"]["levels"], levels, own_reference[name] == reference, ratios,
+            "speedup_wall")
     print(json.dumps({k: result[k] for k in ("median_seconds", "nmi", "speedup_wall", "kernel_arms") if k in result},
                      indent=2))
     if a.json:

@@ -34,7 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from dmlbench_blas_env import coretype_env, kernel_arm  # bench/
+from dmlbench_blas_env import coretype_env, kernel_arm, kernel_arm_record, spread  # bench/
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "experiments/configs/lcc-omniglot-proxy.json"
@@ -60,11 +60,6 @@ def machine():
 
 def kmeans_seconds(cost, ks):
     return sum(c["seeding_seconds"] + c["iterations"] * c["seconds_per_iteration"] for c in cost["kmeans"] if c["k"] in ks)
-
-
-def spread(ratios):
-    """A ratio record: the median, least and greatest of per-repetition ratios."""
-    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
 
 
 def one_arm(exe, env, emb, threads, out):
@@ -154,13 +149,10 @@ def main():
             ratios = [b[phase] / n[phase] for n, b in zip(times["dmlbench"], times["dmlbench-before"])]
             result[f"speedup_{phase}"] = spread(ratios)
     for name, (x, e) in kernel_arms.items():
-        got = own_reference[name][0]["result"]["levels"]
         ratios = [n["eval_wall"] / k["eval_wall"] for n, k in zip(times["dmlbench"], times[name])]
-        result.setdefault("kernel_arms", {})[name] = {
-            "blas": coretype_env(x, e)[1], "reports_identical_to_first_arm": own_reference[name] == reference,
-            "nmi_abs_difference": {lv: max(abs((got[lv].get(f) or 0) - (l.get(f) or 0)) for f in ("nmi", "nmi_plus"))
-                                   for lv, l in levels.items()},
-            "speedup_eval_wall": spread(ratios)}
+        result.setdefault("kernel_arms", {})[name] = kernel_arm_record(
+            x, e, own_reference[name][0]["result"]["levels"], levels, own_reference[name] == reference, ratios,
+            "speedup_eval_wall")
     print(json.dumps(result, indent=2))
     if a.json:
         Path(a.json).write_text(json.dumps(result, indent=2) + "\n")
